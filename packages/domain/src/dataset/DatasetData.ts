@@ -1,0 +1,113 @@
+import type { Dimension, Postings, StringArena } from "./columns.ts"
+
+/** A year column's marker for "no birth year". */
+export const NO_YEAR = -2147483648
+/** A link column's marker for "no row": no parent recorded, or a dangling link. */
+export const NO_ROW = -1
+
+/** The four sexes of the spec, in this order; the `sexe` dimension's codes 1..4 follow it. */
+export const SEXES = ["Femelle", "Male", "Hongre", "Indeter"] as const
+export type Sexe = (typeof SEXES)[number]
+
+/** One parentage link column (`pere`, `mere` or `pere_de_mere`) of every row. */
+export interface LinkColumn {
+  /** Row of the linked record in this Dataset, or NO_ROW. */
+  readonly row: Int32Array
+  /** Code in `Links.names` of the name the link carries (0 = none). */
+  readonly name: Uint32Array
+  /** Code in `Links.races` of the breed declared on the link (0 = none). */
+  readonly race: Uint8Array
+}
+
+export interface Links {
+  readonly pere: LinkColumn
+  readonly mere: LinkColumn
+  readonly pere_de_mere: LinkColumn
+  /** Distinct link names; entry 0 is `""`. */
+  readonly names: StringArena
+  /** Distinct link breed codes (`races_lien`); entry 0 is `""`. */
+  readonly races: ReadonlyArray<string>
+  /** Link occurrences per breed code, for the `races_lien` reference list. */
+  readonly raceCounts: Uint32Array
+}
+
+export interface Anomalies {
+  readonly annee_naissance_absente: number
+  readonly annee_naissance_min: number | null
+  readonly annee_naissance_max: number | null
+  readonly identifiants_illisibles: number
+  readonly parents_pendants: number
+  readonly robe_absente: number
+  readonly sans_filiation: number
+  readonly slugs_non_deductibles: number
+}
+
+export interface Provenance {
+  /** The file's name as given (no directories). */
+  readonly file: string
+  /** BLAKE3 of the file's bytes as stored, hex. */
+  readonly fingerprint: string
+  readonly bytes: number
+  readonly lines: number
+  /** ISO 8601. */
+  readonly ingestedAt: string
+}
+
+/** Name-token index: sorted distinct folded words and, per word, the rows whose name holds it. */
+export interface TokenIndex {
+  readonly tokens: ReadonlyArray<string>
+  /** Rows per token, in fame order (most descendants first, then folded name, then file order). */
+  readonly rows: Postings
+}
+
+/**
+ * The loaded extract, read-only. Rows are numbered in file order (skipped lines excluded).
+ * Every query reads this structure; nothing per record is materialised.
+ */
+export interface DatasetData {
+  readonly size: number
+  readonly provenance: Provenance
+  readonly anomalies: Anomalies
+
+  /** 16 bytes per row. */
+  readonly ids: Uint8Array
+  /** Open-addressing table of rows by id (see `findRow`); -1 marks an empty slot. */
+  readonly idTable: Int32Array
+
+  readonly nom: StringArena
+  /** The source's slug where it is not slugify(nom) (absent or not deducible); `""` elsewhere. */
+  readonly slug: StringArena
+  /** 1 where the slug is slugify(nom) and so not stored. */
+  readonly slugDeduced: Uint8Array
+  readonly filiation: StringArena
+  /** Compact JSON of the row's performances, `""` when it has none. */
+  readonly performances: StringArena
+
+  readonly race: Dimension
+  readonly robe: Dimension
+  /** Codes 1..4 follow SEXES; every row has one. */
+  readonly sexe: Dimension
+  readonly statut: Dimension
+  /** Dimension over distinct birth years as text, in chronological order. */
+  readonly annee: Dimension
+  readonly year: Int32Array
+
+  /** Disciplines and index codes (values and rows carrying them); per-row lists below. */
+  readonly discipline: { readonly values: ReadonlyArray<string>; readonly rows: Postings }
+  readonly indice: { readonly values: ReadonlyArray<string>; readonly rows: Postings }
+  /** Row → its distinct discipline codes. */
+  readonly rowDisciplines: Postings
+  /** Rows carrying performances, ascending. */
+  readonly withPerformances: Uint32Array
+
+  readonly links: Links
+  /** Direct offspring per row (as `pere` or `mere`): birth year ascending (absent last), folded name, file order. */
+  readonly progeny: Postings
+
+  /** Rows in folded-name order, ties in file order; `nameRank` is its inverse. */
+  readonly byName: Uint32Array
+  readonly nameRank: Uint32Array
+  /** Rows by birth year ascending, ties in file order, rows without year last. */
+  readonly byYear: Uint32Array
+  readonly names: TokenIndex
+}
