@@ -1,0 +1,6 @@
+export * from "./common.ts"
+export * from "./equide.ts"
+export * from "./lists.ts"
+export * from "./pedigree.ts"
+export * from "./reference.ts"
+export * from "./service.ts"
