@@ -1,0 +1,35 @@
+/**
+ * The part of autocannon's programmatic API the bench uses (autocannon ships no types). See
+ * node_modules/autocannon/README.md, "API".
+ */
+declare module "autocannon" {
+  import type { EventEmitter } from "node:events"
+
+  interface Options {
+    readonly url: string
+    readonly connections?: number
+    /** Seconds. */
+    readonly duration?: number
+    readonly headers?: Readonly<Record<string, string>>
+  }
+
+  interface Result {
+    /** Seconds actually elapsed. */
+    readonly duration: number
+    /** Socket errors, timeouts included. */
+    readonly errors: number
+    readonly timeouts: number
+    /** Responses received, per status code. */
+    readonly statusCodeStats: Readonly<Record<string, { readonly count: number }>>
+    readonly requests: { readonly total: number }
+  }
+
+  interface Instance extends EventEmitter, PromiseLike<Result> {
+    /** `responseTime` is in milliseconds, with sub-millisecond precision. */
+    on(event: "response", listener: (client: unknown, statusCode: number, bytes: number, responseTime: number) => void): this
+    stop(): void
+  }
+
+  function autocannon(options: Options): Instance
+  export default autocannon
+}

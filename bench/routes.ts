@@ -1,0 +1,159 @@
+/**
+ * The routes the bench measures, with real ids and names picked from the loaded data through the
+ * API itself (so any data file works), and the targets of design 5 each route is held to.
+ */
+
+/**
+ * - `ordinary`: median ≤ 2 ms, p99 ≤ 10 ms, throughput ≥ 50 % of the bare baseline;
+ * - `revalidation` (a 304 answer): the same with ≥ 70 %;
+ * - `breakdown` (over the whole set): p99 ≤ 20 ms, no median or throughput target.
+ */
+export type RouteKind = "ordinary" | "revalidation" | "breakdown"
+
+export interface Targets {
+  readonly p50?: number
+  readonly p99: number
+  readonly ratio?: number
+}
+
+export const TARGETS: Readonly<Record<RouteKind, Targets>> = {
+  ordinary: { p50: 2, p99: 10, ratio: 0.5 },
+  revalidation: { p50: 2, p99: 10, ratio: 0.7 },
+  breakdown: { p99: 20 }
+}
+
+export interface Route {
+  readonly name: string
+  readonly path: string
+  readonly kind: RouteKind
+  readonly headers?: Readonly<Record<string, string>>
+  /** Why the route is not measured quite as intended (e.g. the server sent no ETag). */
+  readonly note?: string
+}
+
+/** What was picked from the data, kept in the results so that runs can be compared. */
+export interface Picks {
+  readonly records: number
+  readonly record: { readonly id: string; readonly nom: string; readonly pedigreeNodes: number }
+  readonly sire: { readonly id: string; readonly nom: string; readonly descendants: number }
+  readonly race: string
+  readonly robe: string
+  readonly namePrefix: string
+  readonly twoWords: string
+}
+
+interface Link {
+  readonly id?: string
+}
+interface Row {
+  readonly id: string
+  readonly nom: string
+  readonly annee_naissance?: number
+  readonly pere?: Link
+  readonly mere?: Link
+}
+
+const getJson = async <A>(baseUrl: string, path: string): Promise<A> => {
+  const response = await fetch(baseUrl + path)
+  if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`)
+  return (await response.json()) as A
+}
+
+const words = (name: string): Array<string> => name.split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 0)
+
+/** Rows from a few full-record pages spread over the file and over the name order. */
+const SAMPLE_PAGES = [
+  "/v1/equides?vue=complet&limite=100",
+  "/v1/equides?vue=complet&limite=100&offset=9900",
+  "/v1/equides?vue=complet&limite=100&tri=nom&offset=5000",
+  "/v1/equides?vue=complet&limite=100&tri=-annee&offset=5000"
+]
+
+/** `f` over `items`, at most `width` at a time. */
+const inBatches = async <A, B>(items: ReadonlyArray<A>, width: number, f: (item: A) => Promise<B>): Promise<Array<B>> => {
+  const results: Array<B> = []
+  for (let i = 0; i < items.length; i += width) results.push(...(await Promise.all(items.slice(i, i + width).map(f))))
+  return results
+}
+
+/**
+ * The largest sire is found by size-biased sampling: a sampled row's sire is a prolific one more
+ * often than not, so the sires of a few hundred rows, looked up, include one of the largest.
+ * The pedigree subject is the recent sampled record with the most known ancestors.
+ */
+export const pickValues = async (baseUrl: string): Promise<Picks> => {
+  const { lignes } = await getJson<{ lignes: number }>(baseUrl, "/readyz")
+  const topValue = async (dimension: string) =>
+    (await getJson<{ donnees: Array<{ valeur: string }> }>(baseUrl, `/v1/referentiels/${dimension}`)).donnees[0]?.valeur ?? ""
+  const rows = (await Promise.all(SAMPLE_PAGES.map((path) => getJson<{ donnees: Array<Row> }>(baseUrl, path)))).flatMap((page) => page.donnees)
+
+  const sireIds = [...new Set(rows.flatMap((row) => row.pere?.id ?? []))]
+  const sires = await inBatches(sireIds, 16, (id) => getJson<{ id: string; nom: string; nombre_de_descendants: number }>(baseUrl, `/v1/equides/${id}`))
+  const sire = sires.sort((a, b) => b.nombre_de_descendants - a.nombre_de_descendants)[0]
+  if (sire === undefined) throw new Error("no sampled record has a sire in the data: cannot pick routes")
+
+  const thisYear = new Date().getFullYear()
+  const recent = rows
+    .filter((row) => row.pere?.id !== undefined && row.mere?.id !== undefined && (row.annee_naissance ?? 0) <= thisYear)
+    .sort((a, b) => (b.annee_naissance ?? 0) - (a.annee_naissance ?? 0))
+    .slice(0, 10)
+  const pedigrees = await Promise.all(
+    recent.map(async (row) => ({ row, nodes: (await getJson<{ noeuds: number }>(baseUrl, `/v1/equides/${row.id}/pedigree?generations=8`)).noeuds }))
+  )
+  const subject = pedigrees.sort((a, b) => b.nodes - a.nodes)[0]
+  if (subject === undefined) throw new Error("no sampled record has both parents in the data: cannot pick routes")
+
+  const named = [sire.nom, ...rows.map((row) => row.nom)].map(words)
+  const prefixSource = named.flat().find((word) => word.length >= 3) ?? "A"
+  const [first, second] = named.find((w) => w.length >= 2 && w[0].length >= 2 && w[1].length >= 3) ?? ["A", "B"]
+  return {
+    records: lignes,
+    record: { id: subject.row.id, nom: subject.row.nom, pedigreeNodes: subject.nodes },
+    sire: { id: sire.id, nom: sire.nom, descendants: sire.nombre_de_descendants },
+    race: await topValue("races"),
+    robe: await topValue("robes"),
+    namePrefix: prefixSource.slice(0, 3),
+    twoWords: `${first} ${second.slice(0, 3)}`
+  }
+}
+
+/** The heaviest queries, also measured by the scaling curve. */
+export const REPARTITION_RACE: Route = { name: "repartition race", path: "/v1/stats/repartition?dimension=race", kind: "breakdown" }
+export const SEARCH_ONE_LETTER: Route = { name: "search, one letter", path: "/v1/search?q=A", kind: "ordinary" }
+
+const query = (params: Record<string, string>): string => `?${new URLSearchParams(params)}`.replaceAll("+", "%20")
+
+/** The ETag of `path`, for the revalidation route, or undefined when the server sends none. */
+const etagOf = async (baseUrl: string, path: string): Promise<string | undefined> => {
+  const response = await fetch(baseUrl + path)
+  await response.body?.cancel()
+  return response.headers.get("etag") ?? undefined
+}
+
+export const benchRoutes = async (baseUrl: string, picks: Picks): Promise<Array<Route>> => {
+  const etag = await etagOf(baseUrl, "/v1/equides")
+  const revalidation: Route = etag === undefined
+    ? { name: "304 revalidation", path: "/v1/equides", kind: "revalidation", note: "the server sent no ETag: measured as a plain 200" }
+    : { name: "304 revalidation", path: "/v1/equides", kind: "revalidation", headers: { "if-none-match": etag } }
+  return [
+    { name: "probe /healthz", path: "/healthz", kind: "ordinary" },
+    revalidation,
+    { name: "one record", path: `/v1/equides/${picks.record.id}`, kind: "ordinary" },
+    { name: "list, default page", path: "/v1/equides", kind: "ordinary" },
+    { name: "list, 3 filters", path: `/v1/equides${query({ race: picks.race, sexe: "Femelle", robe: picks.robe })}`, kind: "ordinary" },
+    { name: "list, tri=nom offset 9000", path: "/v1/equides?tri=nom&offset=9000", kind: "ordinary" },
+    { name: "list, nom= prefix", path: `/v1/equides${query({ nom: picks.namePrefix })}`, kind: "ordinary" },
+    SEARCH_ONE_LETTER,
+    { name: "search, two words", path: `/v1/search${query({ q: picks.twoWords })}`, kind: "ordinary" },
+    { name: "pedigree, 8 generations", path: `/v1/equides/${picks.record.id}/pedigree?generations=8`, kind: "ordinary" },
+    { name: "descendance, largest sire", path: `/v1/equides/${picks.sire.id}/descendance`, kind: "ordinary" },
+    { name: "referential races", path: "/v1/referentiels/races", kind: "ordinary" },
+    { name: "stats", path: "/v1/stats", kind: "ordinary" },
+    REPARTITION_RACE,
+    {
+      name: "repartition race, filtered",
+      path: `/v1/stats/repartition${query({ dimension: "race", sexe: "Femelle", annee_min: "2000" })}`,
+      kind: "ordinary"
+    }
+  ]
+}

@@ -1,0 +1,154 @@
+/**
+ * `npm run bench -- [options]`: the performance bench of design 5. Generates (once, cached) a
+ * seeded extract, starts the API on it and a bare node:http baseline, measures every route family
+ * with autocannon, prints one table and writes it to bench/results/<ISO timestamp>.json.
+ */
+import { setTimeout as sleep } from "node:timers/promises"
+import { parseArgs } from "node:util"
+import { measureSeries } from "./load.ts"
+import { ensureExtract, memoryOf, startApi, startBare, stop } from "./processes.ts"
+import { describeMachine, formatMachine, formatRoutes, formatServer, judge, type Machine, writeResult } from "./report.ts"
+import { benchRoutes, pickValues } from "./routes.ts"
+import { runScaling, SCALING_COUNTS } from "./scaling.ts"
+
+const USAGE = `usage: npm run bench -- [options]
+
+  --count N            records of the generated extract (default 4450000); cached in bench/cache/
+  --seed N             generator seed (default 1)
+  --data-file FILE     serve FILE instead of a generated extract (any file DATA_FILE accepts)
+  --server-env K=V     extra environment for the server, repeatable (e.g. LOG_LEVEL=warn, or the
+                       variable that points the server at a prepared snapshot)
+  --duration S         seconds per measurement (default 10)
+  --runs N             measurements per route; the median is reported (default 3)
+  --connections N      concurrent connections (default 50)
+  --warmup S           unrecorded seconds of load per route before measuring (default 1; 0: none)
+  --scaling            start time, RSS and the heaviest queries at several sizes instead
+  --counts A,B,…       sizes for --scaling (default ${SCALING_COUNTS.join(",")})
+
+  Quick run: npm run bench -- --count 30000 --duration 2 --runs 1
+`
+
+class UsageError extends Error {}
+
+const number = (name: string, text: string | undefined, fallback: number, min: number): number => {
+  if (text === undefined) return fallback
+  const value = Number(text.replaceAll("_", ""))
+  if (!Number.isFinite(value) || value < min) throw new UsageError(`--${name} must be a number ≥ ${min}, got "${text}"`)
+  return value
+}
+
+const parseOptions = (argv: ReadonlyArray<string>) => {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    options: {
+      count: { type: "string" },
+      seed: { type: "string" },
+      "data-file": { type: "string" },
+      "server-env": { type: "string", multiple: true },
+      duration: { type: "string" },
+      runs: { type: "string" },
+      connections: { type: "string" },
+      warmup: { type: "string" },
+      scaling: { type: "boolean" },
+      counts: { type: "string" },
+      help: { type: "boolean", short: "h" }
+    }
+  })
+  const serverEnv: Record<string, string> = {}
+  for (const pair of values["server-env"] ?? []) {
+    const at = pair.indexOf("=")
+    if (at <= 0) throw new UsageError(`--server-env takes NAME=VALUE, got "${pair}"`)
+    serverEnv[pair.slice(0, at)] = pair.slice(at + 1)
+  }
+  return {
+    help: values.help === true,
+    count: Math.floor(number("count", values.count, 4_450_000, 1)),
+    seed: Math.floor(number("seed", values.seed, 1, 0)),
+    dataFile: values["data-file"],
+    serverEnv,
+    duration: number("duration", values.duration, 10, 1),
+    runs: Math.floor(number("runs", values.runs, 3, 1)),
+    connections: Math.floor(number("connections", values.connections, 50, 1)),
+    warmup: number("warmup", values.warmup, 1, 0),
+    scaling: values.scaling === true,
+    counts: values.counts?.split(",").map((text) => Math.floor(number("counts", text, 0, 1))) ?? SCALING_COUNTS
+  }
+}
+
+type Options = ReturnType<typeof parseOptions>
+
+/** The status and body size of one answer to `url`, checked before it is measured. */
+const probe = async (url: string, headers: Readonly<Record<string, string>> = {}): Promise<number> => {
+  const response = await fetch(url, { headers })
+  const bytes = (await response.arrayBuffer()).byteLength
+  if (response.status >= 400) process.stderr.write(`warning: ${url} answered ${response.status}\n`)
+  return bytes
+}
+
+const bench = async (startedAt: Date, machine: Machine, options: Options): Promise<void> => {
+  const dataFile = options.dataFile ?? (await ensureExtract(options.seed, options.count))
+  const bare = await startBare()
+  process.stderr.write(`starting the API on ${dataFile}\n`)
+  const server = await startApi(dataFile, options.serverEnv)
+  process.stderr.write(`ready in ${(server.startToReadyMs / 1000).toFixed(2)} s\n`)
+  await sleep(3000)
+  const memoryAfterStart = await memoryOf(server)
+
+  const picks = await pickValues(server.baseUrl)
+  const routes = await benchRoutes(server.baseUrl, picks)
+  const bareBytes = await probe(bare.baseUrl)
+  const bytes = await Promise.all(routes.map((route) => probe(server.baseUrl + route.path, route.headers)))
+  const targets = [
+    { name: "bare node:http", url: bare.baseUrl },
+    ...routes.map((route) => ({ name: route.name, url: server.baseUrl + route.path, ...(route.headers === undefined ? {} : { headers: route.headers }) }))
+  ]
+  const [bareSummary, ...summaries] = await measureSeries(targets, options)
+
+  await sleep(2000)
+  const memoryAfterLoad = await memoryOf(server)
+  await Promise.all([stop(server), stop(bare)])
+
+  const rows = routes.map((route, i) => judge(route, bytes[i], summaries[i], bareSummary))
+  const serverFacts = { dataFile, records: picks.records, startToReadyMs: server.startToReadyMs, memoryAfterStart, memoryAfterLoad }
+  process.stdout.write(
+    `\n${formatMachine(machine)}\n${options.connections} connections, ${options.duration} s × ${options.runs} run(s) per route, medians\n\n` +
+      `${formatRoutes(bareSummary, bareBytes, rows)}\n\n${formatServer(serverFacts)}\n`
+  )
+  const file = await writeResult(
+    startedAt,
+    ".json",
+    JSON.stringify({ startedAt, machine, options, server: serverFacts, picks, baseline: { bytes: bareBytes, summary: bareSummary }, routes: rows }, null, 2)
+  )
+  process.stdout.write(`\nwritten: ${file}\n`)
+}
+
+const main = async (): Promise<number> => {
+  let options: Options
+  try {
+    options = parseOptions(process.argv.slice(2))
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`)
+    return 2
+  }
+  if (options.help) {
+    process.stdout.write(USAGE)
+    return 0
+  }
+  const startedAt = new Date()
+  const machine = describeMachine()
+  if (machine.loadAverage[0] > machine.cpus / 2) {
+    process.stderr.write(`warning: load average ${machine.loadAverage[0]} on ${machine.cpus} CPUs: other work will skew the results\n`)
+  }
+  if (options.scaling) await runScaling(startedAt, machine, options)
+  else await bench(startedAt, machine, options)
+  return 0
+}
+
+try {
+  process.exitCode = await main()
+} catch (error) {
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+  // Exiting kills the children still running (see processes.ts).
+  process.exit(1)
+}
