@@ -1,0 +1,112 @@
+/** Group `equides`: the list, one record, its pedigree and its direct offspring. */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import {
+  DESCENDANCE_LIMITE_DEFAUT,
+  DESCENDANCE_LIMITE_MAX,
+  DESCENDANCE_LIMITE_MIN,
+  DESCENDANCE_OFFSET_DEFAUT
+} from "../query/descendance.ts"
+import { DEFAULT_LIMITE, DEFAULT_TRI, MAX_LIMITE, MAX_OFFSET, MIN_LIMITE } from "../query/paginate.ts"
+import { PEDIGREE_GENERATIONS_DEFAUT, PEDIGREE_GENERATIONS_MAX } from "../query/pedigree.ts"
+import { TRIS } from "../query/sort.ts"
+import { Equide } from "../schemas/equide.ts"
+import { PageEquides } from "../schemas/lists.ts"
+import { Descendance, Pedigree } from "../schemas/pedigree.ts"
+import { filterDefs } from "./filterParams.ts"
+import { Disponibilite } from "./middleware.ts"
+import { clampedInt, documented, int, NoQuery, oneOf, params, pathText, raw } from "./params.ts"
+import { Introuvable } from "./problems.ts"
+
+/** `vue` values: Resume rows (default) or full Equide rows. */
+export const VUES = ["resume", "complet"] as const
+export type Vue = (typeof VUES)[number]
+
+export const idPath = params("path", {
+  id: pathText({
+    description:
+      "Identifiant officiel (22 caractères base64url, le même que dans l'URL de la fiche publique). Un identifiant inconnu et un identifiant mal formé reçoivent la même réponse 404.",
+    schema: { type: "string", minLength: 22, maxLength: 22, pattern: "^[A-Za-z0-9_-]{21}[AQgw]$" }
+  })
+})
+
+export const listQuery = params("query", {
+  ...filterDefs,
+  // Taken as any string and checked by the query (`parseTri`).
+  tri: raw({
+    schema: { type: "string", enum: TRIS, default: DEFAULT_TRI },
+    description:
+      "Ordre : naturel (ordre du fichier source), nom, annee ; préfixe - pour inverser. Les fiches sans année de naissance sont toujours en dernier, dans les deux sens.",
+    expected: `une des valeurs ${TRIS.join(", ")}`
+  }),
+  vue: oneOf(VUES, { default: "resume", description: "resume (Resume, par défaut) ou complet (Equide)." }),
+  limite: int({ minimum: MIN_LIMITE, maximum: MAX_LIMITE, default: DEFAULT_LIMITE, description: "Taille de page ; hors bornes : 400." }),
+  offset: int({
+    minimum: 0,
+    maximum: MAX_OFFSET,
+    default: 0,
+    description: "Rang de la première ligne (profondeur de pagination) ; au-delà : 400."
+  })
+})
+
+export const pedigreeQuery = params("query", {
+  generations: int({
+    minimum: 0,
+    maximum: PEDIGREE_GENERATIONS_MAX,
+    default: PEDIGREE_GENERATIONS_DEFAUT,
+    description: "Profondeur de l'arbre (0 : le sujet seul) ; au-delà du maximum : 400."
+  })
+})
+
+export const descendanceQuery = params("query", {
+  limite: clampedInt({
+    minimum: DESCENDANCE_LIMITE_MIN,
+    maximum: DESCENDANCE_LIMITE_MAX,
+    default: DESCENDANCE_LIMITE_DEFAUT,
+    description: "Taille de page."
+  }),
+  offset: int({
+    default: DESCENDANCE_OFFSET_DEFAUT,
+    description:
+      "Rang du premier produit (minimum 0 : une valeur négative est ramenée à 0) ; un offset au-delà du total donne une page vide, total inchangé."
+  })
+})
+
+export class EquidesApi extends HttpApiGroup.make("equides")
+  .add(
+    HttpApiEndpoint.get("list", "/v1/equides", {
+      query: listQuery.fields,
+      success: PageEquides
+    }).annotateMerge(documented(listQuery)).annotateMerge(OpenApi.annotations({
+      summary: "Rechercher et lister des équidés",
+      description:
+        "Filtres d'une même dimension combinés par OU, de dimensions différentes par ET. Page de Resume par défaut, d'Equide avec vue=complet ; liens suivant/precedent conservant les filtres."
+    })),
+    HttpApiEndpoint.get("get", "/v1/equides/:id", {
+      params: idPath.fields,
+      query: NoQuery,
+      success: Equide,
+      error: Introuvable
+    }).annotateMerge(documented(idPath)).annotateMerge(OpenApi.annotations({ summary: "Un équidé (fiche complète)" })),
+    HttpApiEndpoint.get("pedigree", "/v1/equides/:id/pedigree", {
+      params: idPath.fields,
+      query: pedigreeQuery.fields,
+      success: Pedigree,
+      error: Introuvable
+    }).annotateMerge(documented(idPath, pedigreeQuery)).annotateMerge(OpenApi.annotations({
+      summary: "Arbre des ancêtres",
+      description: "Une seule requête, mise en cache. Une branche s'arrête où un parent est référencé mais absent du jeu de données."
+    })),
+    HttpApiEndpoint.get("descendance", "/v1/equides/:id/descendance", {
+      params: idPath.fields,
+      query: descendanceQuery.fields,
+      success: Descendance,
+      error: Introuvable
+    }).annotateMerge(documented(idPath, descendanceQuery)).annotateMerge(OpenApi.annotations({
+      summary: "Produits directs",
+      description:
+        "Fiches ayant cet équidé pour père ou pour mère, par année de naissance croissante ; la descendance complète se parcourt en suivant les identifiants."
+    }))
+  )
+  .middleware(Disponibilite)
+  .annotateMerge(OpenApi.annotations({ title: "equides", description: "Équidés : liste, fiche, pedigree, descendance" }))
+{}

@@ -1,0 +1,24 @@
+/** The HTTP API definition, its problem types and its typed client (package exports). */
+export { Api } from "./Api.ts"
+export { type ApiClient, EquidesApiClient, makeApiClient } from "./client.ts"
+export { EquidesApi } from "./equides.ts"
+export { admittedValuesHint, nearestName, unknownParameterHint } from "./hints.ts"
+export { Disponibilite, Quota, Validation } from "./middleware.ts"
+export { completeDocument, operationsOf } from "./openapi.ts"
+export { type ParamDoc, ParamDocs, paramDocsOf } from "./params.ts"
+export {
+  DOCUMENTATION_PATH,
+  Introuvable,
+  MethodeNonAdmise,
+  PROBLEM_TYPES,
+  type ProblemeApi,
+  type ProblemType,
+  ParametreInvalide,
+  RequeteInvalide,
+  ServiceSurcharge,
+  TropDeRequetes
+} from "./problems.ts"
+export { ReferentielsApi } from "./referentiels.ts"
+export { SearchApi } from "./search.ts"
+export { DocumentOpenApi, PageAccueil, SanteIndisponible, ServiceApi } from "./service.ts"
+export { StatsApi } from "./stats.ts"

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Exit, Schema, SchemaAST } from "effect"
+import { HttpApi } from "effect/http-api"
+import { Api } from "./Api.ts"
+import { clamp, IntFromString, NoQuery, paramDocsOf } from "./params.ts"
+
+const decodeInt = Schema.decodeUnknownExit(IntFromString)
+
+describe("IntFromString", () => {
+  it("reads -?[0-9]+ only", () => {
+    expect(decodeInt("42")).toStrictEqual(Exit.succeed(42))
+    expect(decodeInt("-7")).toStrictEqual(Exit.succeed(-7))
+    expect(decodeInt("007")).toStrictEqual(Exit.succeed(7))
+    for (const text of ["", " 1", "1 ", "+1", "1.0", "1e2", "0x10", "abc", "1234567890123456"]) {
+      expect(Exit.isFailure(decodeInt(text)), text).toBe(true)
+    }
+  })
+})
+
+describe("clamp", () => {
+  it("brings a value back into the bounds", () => {
+    expect(clamp(0, 1, 100)).toBe(1)
+    expect(clamp(500, 1, 100)).toBe(100)
+    expect(clamp(42, 1, 100)).toBe(42)
+  })
+})
+
+describe("NoQuery", () => {
+  it("refuses every key (an empty struct would accept any object)", () => {
+    const decode = Schema.decodeUnknownExit(NoQuery)
+    expect(Exit.isSuccess(decode({}))).toBe(true)
+    expect(Exit.isFailure(decode({ x: "1" }))).toBe(true)
+    expect(Exit.isSuccess(Schema.decodeUnknownExit(Schema.Struct({}))({ x: "1" }, { onExcessProperty: "error" }))).toBe(true)
+  })
+})
+
+describe("endpoint parameters", () => {
+  const endpoints: Array<{ readonly name: string; readonly query: Schema.Top | undefined; readonly docs: ReturnType<typeof paramDocsOf> }> = []
+  HttpApi.reflect(Api, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => endpoints.push({ name: `${endpoint.method} ${endpoint.path}`, query: endpoint.query, docs: paramDocsOf(endpoint.annotations) })
+  })
+
+  it("every endpoint has a query schema, so that an unknown parameter is refused everywhere", () => {
+    expect(endpoints.length).toBe(13)
+    for (const { name, query } of endpoints) {
+      expect(query, name).toBeDefined()
+      const decode = Schema.decodeUnknownExit(Schema.toCodecArrayFromSingle(query!) as Schema.Codec<unknown, unknown>)
+      expect(Exit.isFailure(decode({ inconnu: "1" }, { onExcessProperty: "error" })), name).toBe(true)
+    }
+  })
+
+  it("documents exactly the query parameters each schema declares", () => {
+    for (const { docs, name, query } of endpoints) {
+      const ast = SchemaAST.toType(query!.ast)
+      const declared = SchemaAST.isObjects(ast) ? ast.propertySignatures.map((p) => String(p.name)) : []
+      expect(docs.filter((d) => d.in === "query").map((d) => d.name).sort(), name).toStrictEqual(declared.sort())
+    }
+  })
+})

@@ -1,0 +1,34 @@
+/** Group `search`: name suggestions for a search box. */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { DEFAULT_SUGGEST_LIMITE, MAX_SUGGEST_LIMITE, MIN_SUGGEST_LIMITE } from "../query/suggest.ts"
+import { Suggestions } from "../schemas/lists.ts"
+import { Disponibilite } from "./middleware.ts"
+import { clampedInt, documented, params, requiredText } from "./params.ts"
+
+export const searchQuery = params("query", {
+  q: requiredText({
+    description:
+      "Début de nom, obligatoire et non vide ; insensible à la casse et aux accents. Les espaces comptent : chaque mot déjà tapé doit figurer dans le nom, seul le dernier est un début de mot."
+  }),
+  limite: clampedInt({
+    minimum: MIN_SUGGEST_LIMITE,
+    maximum: MAX_SUGGEST_LIMITE,
+    default: DEFAULT_SUGGEST_LIMITE,
+    description: "Nombre maximal de suggestions."
+  })
+})
+
+export class SearchApi extends HttpApiGroup.make("search")
+  .add(
+    HttpApiEndpoint.get("suggest", "/v1/search", {
+      query: searchQuery.fields,
+      success: Suggestions
+    }).annotateMerge(documented(searchQuery)).annotateMerge(OpenApi.annotations({
+      summary: "Suggestions de noms",
+      description:
+        "Classées de la plus à la moins pertinente ; pas de pagination, coût borné par limite. Contrairement au filtre nom de la liste, cette route classe."
+    }))
+  )
+  .middleware(Disponibilite)
+  .annotateMerge(OpenApi.annotations({ description: "Suggestions de noms (autocomplétion)" }))
+{}

@@ -1,0 +1,56 @@
+/** Group `service` (top level in the client): discovery, probes, the OpenAPI document, meta. */
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { Decouverte, Meta, Sante } from "../schemas/service.ts"
+import { Disponibilite } from "./middleware.ts"
+import { NoQuery } from "./params.ts"
+
+/** The probes' 503 body: Sante with `statut: "indisponible"` (no data loaded). */
+export const SanteIndisponible = Sante.pipe(HttpApiSchema.status(503))
+
+/** `GET /` for people (an `Accept` preferring `text/html`). */
+export const PageAccueil = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/html" })).annotate({
+  description: "Page d'accueil pour les personnes (Accept préférant text/html) : liens vers la documentation et la description OpenAPI"
+})
+
+export const DocumentOpenApi = Schema.Record(Schema.String, Schema.Unknown).annotate({
+  description: "Description OpenAPI 3.1 du service"
+})
+
+const probe = (name: "healthz" | "readyz", summary: string) =>
+  HttpApiEndpoint.get(name, `/${name}`, {
+    query: NoQuery,
+    success: Sante,
+    error: SanteIndisponible
+  }).annotateMerge(OpenApi.annotations({
+    summary,
+    description:
+      "200 avec statut ok quand des données sont chargées ; 503 avec statut indisponible sinon. /healthz et /readyz se comportent de la même façon : les données sont chargées avant la première écoute."
+  }))
+
+export class ServiceApi extends HttpApiGroup.make("service", { topLevel: true })
+  .add(
+    HttpApiEndpoint.get("discovery", "/", {
+      query: NoQuery,
+      success: [Decouverte, PageAccueil]
+    }).middleware(Disponibilite).annotateMerge(OpenApi.annotations({
+      summary: "Document de découverte",
+      description:
+        "Decouverte (JSON) pour tout client, sauf si Accept préfère text/html (une page pour les personnes). Publie les routes et les gabarits d'URL : un client qui ne connaît que cette URL construit toutes les autres."
+    })),
+    probe("healthz", "Sonde de vivacité"),
+    probe("readyz", "Sonde de disponibilité"),
+    HttpApiEndpoint.get("openapi", "/openapi.json", {
+      query: NoQuery,
+      success: DocumentOpenApi
+    }).middleware(Disponibilite).annotateMerge(OpenApi.annotations({ summary: "Description OpenAPI 3.1 du service" })),
+    HttpApiEndpoint.get("meta", "/v1/meta", {
+      query: NoQuery,
+      success: Meta
+    }).middleware(Disponibilite).annotateMerge(OpenApi.annotations({
+      summary: "Provenance, licence, qualité des données",
+      description: "source et ingere_le sont à citer en cas de réutilisation ; empreinte_source identifie exactement l'extraction."
+    }))
+  )
+  .annotateMerge(OpenApi.annotations({ title: "service", description: "Découverte, sondes, description, provenance" }))
+{}

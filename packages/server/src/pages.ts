@@ -1,0 +1,101 @@
+/**
+ * The two HTML pages, for people: the home page (`GET /` when `Accept` prefers `text/html`) and
+ * `/documentation`, with one anchored section per problem type (the targets of problems' `type`).
+ */
+import { API_VERSION, ENDPOINTS, GABARITS_URL, NOM_SERVICE, PROBLEM_TYPES } from "@equides/domain"
+
+const escape = (text: string): string =>
+  text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll("\"", "&quot;")
+
+const page = (title: string, body: string): string =>
+  `<!doctype html>
+<html lang="fr">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(title)}</title>
+<style>
+body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#222}
+code{background:#f3f3f3;padding:0 .2em;border-radius:3px}
+section{border-top:1px solid #ddd;margin-top:1.5rem}
+table{border-collapse:collapse}td,th{padding:.2rem .6rem;text-align:left;vertical-align:top}
+</style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`
+
+export const homePage = (lignes: number): string =>
+  page(
+    NOM_SERVICE,
+    `<h1>${escape(NOM_SERVICE)}</h1>
+<p>API publique en lecture seule sur une extraction datée des fiches publiques du registre français des équidés
+(${lignes.toLocaleString("fr-FR")} fiches chargées). Version ${escape(API_VERSION)}.</p>
+<ul>
+<li><a href="/documentation">Documentation</a> : guide de l'API et types d'erreurs</li>
+<li><a href="/openapi.json">Description OpenAPI 3.1</a> (<code>/openapi.json</code>)</li>
+<li><a href="/v1/meta">Provenance, licence et qualité des données</a> (<code>/v1/meta</code>)</li>
+</ul>
+<p>Les programmes reçoivent ici un document JSON de découverte (<code>Accept: application/json</code>).</p>`
+  )
+
+const routes = Object.entries(ENDPOINTS)
+  .map(([use, path]) => `<tr><td>${escape(use)}</td><td><code>GET ${escape(path)}</code></td></tr>`)
+  .join("\n")
+
+const templates = Object.entries(GABARITS_URL)
+  .map(([use, template]) => `<tr><td>${escape(use)}</td><td><code>${escape(template)}</code></td></tr>`)
+  .join("\n")
+
+const problemSections = PROBLEM_TYPES.map((problem) =>
+  `<section id="${problem.anchor}">
+<h3>${escape(problem.title)}</h3>
+<p><code>type</code> : <code>/documentation#${problem.anchor}</code> — statut ${problem.statuses.join(", ")}</p>
+<p>${escape(problem.explanation)}</p>
+</section>`
+).join("\n")
+
+export const documentationPage: string = page(
+  `${NOM_SERVICE} — documentation`,
+  `<h1>${escape(NOM_SERVICE)} — documentation</h1>
+<p>API JSON publique, en lecture seule, sans authentification, sur une extraction datée des fiches publiques du registre
+français des équidés. Le service est indépendant du registre : seules les fiches en ligne du registre font foi. Toute
+réutilisation cite la source et la date de mise à jour (<code>source</code> et <code>ingere_le</code> de <code>/v1/meta</code>).</p>
+
+<h2 id="guide">Guide</h2>
+<ul>
+<li>Toutes les routes répondent à <code>GET</code> et <code>HEAD</code>, en <code>application/json; charset=utf-8</code>.
+La description complète est <a href="/openapi.json"><code>/openapi.json</code></a> (OpenAPI 3.1).</li>
+<li><code>GET /</code> publie les routes et les gabarits d'URL : un client qui ne connaît que cette URL construit toutes les autres.
+Les réponses ne répètent pas les liens qui se déduisent d'un identifiant.</li>
+<li>Un identifiant d'équidé fait 22 caractères base64url : le même que dans l'URL de la fiche publique du registre.</li>
+<li>Tout paramètre de requête non prévu pour une route est refusé (400), jamais ignoré.</li>
+<li>Filtres de <code>/v1/equides</code> et <code>/v1/stats/repartition</code> : les valeurs d'un même filtre se combinent par OU
+(<code>?race=A&amp;race=B</code> ou <code>?race=A,B</code>), les filtres différents par ET ; les valeurs admises sont
+celles des référentiels <code>/v1/referentiels/{dimension}</code>, sans égard à la casse ni aux accents.</li>
+<li>Pagination de la liste : <code>limite</code> de 1 à 100 (20 par défaut), <code>offset</code> jusqu'à 10000 ; les liens
+<code>suivant</code> et <code>precedent</code> conservent les filtres. Sur la descendance, la recherche et la répartition,
+une <code>limite</code> hors bornes est ramenée à la borne.</li>
+<li>Les réponses peuvent être mises en cache ; une requête portant <code>If-None-Match</code> égal à l'ETag courant reçoit 304.</li>
+<li>Limites : quota par adresse (429 au-delà, avec <code>Retry-After</code>), requêtes simultanées (503 avec <code>Retry-After</code>).</li>
+</ul>
+
+<h2 id="routes">Routes</h2>
+<table>
+${routes}
+</table>
+
+<h2 id="gabarits">Gabarits d'URL</h2>
+<table>
+${templates}
+</table>
+
+<h2 id="erreurs">Erreurs</h2>
+<p>Les erreurs suivent la RFC 9457 (<code>application/problem+json</code>) : <code>type</code> (relatif, vers une section
+ci-dessous), <code>title</code> (stable pour un type), <code>status</code>, <code>detail</code> et, selon le cas,
+<code>parametre</code> (le paramètre en faute), <code>indice</code> (nom de paramètre le plus proche, valeurs admises,
+référentiel à consulter) et <code>documentation</code>.</p>
+${problemSections}`
+)

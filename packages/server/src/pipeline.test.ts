@@ -1,0 +1,46 @@
+/** The request pipeline: problems for what no handler answers, JSON content type. */
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
+import { PipelineLive, ROUTER_CONFIG } from "./pipeline.ts"
+
+const routes = Layer.mergeAll(
+  HttpRouter.add("GET", "/boom", Effect.die(new Error("boom"))),
+  HttpRouter.add("GET", "/json", Effect.succeed(HttpServerResponse.jsonUnsafe({ a: 1 }))),
+  PipelineLive
+)
+
+const fetchWith = (path: string, init?: RequestInit) =>
+  Effect.acquireUseRelease(
+    Effect.sync(() =>
+      HttpRouter.toWebHandler(Layer.provide(routes, HttpServer.layerServices), { disableLogger: true, routerConfig: ROUTER_CONFIG })
+    ),
+    ({ handler }) =>
+      Effect.promise(async () => {
+        const response = await handler(new Request(`http://localhost${path}`, init))
+        return { status: response.status, type: response.headers.get("content-type"), body: await response.text() }
+      }),
+    ({ dispose }) => Effect.promise(dispose)
+  )
+
+describe("pipeline", () => {
+  it.effect("a defect is a 500 problem, not an empty body", () =>
+    Effect.gen(function*() {
+      const reply = yield* fetchWith("/boom")
+      assert.strictEqual(reply.status, 500)
+      assert.strictEqual(reply.type, "application/problem+json")
+      assert.include(JSON.parse(reply.body), { status: 500, type: "about:blank" })
+    }))
+
+  it.effect("JSON is served as application/json; charset=utf-8", () =>
+    Effect.gen(function*() {
+      assert.strictEqual((yield* fetchWith("/json")).type, "application/json; charset=utf-8")
+    }))
+
+  it.effect("paths are case-sensitive", () =>
+    Effect.gen(function*() {
+      const reply = yield* fetchWith("/JSON")
+      assert.strictEqual(reply.status, 404)
+      assert.strictEqual(reply.type, "application/problem+json")
+    }))
+})
