@@ -1,0 +1,375 @@
+import { buildDataset, type DatasetData, encodeId, type Provenance, type SourceRecord } from "@equides/domain"
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import fc from "fast-check"
+import { mkdtempSync, rmSync } from "node:fs"
+import { readFile, stat, truncate, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+// The domain's shared arbitraries are not exported by its package (fast-check is a dev dependency).
+import { recordsArbitrary as sharedRecordsArbitrary } from "../../../domain/src/testing/arbitraries.ts"
+import { collectLeaves } from "./shape.ts"
+import { readSnapshot, readSnapshotTree, SNAPSHOT_FORMAT_VERSION, writeSnapshot } from "./Snapshot.ts"
+import type { SnapshotError } from "./SnapshotError.ts"
+
+const dir = mkdtempSync(join(tmpdir(), "equides-snapshot-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+let counter = 0
+const fresh = (): string => join(dir, `snapshot-${++counter}.bin`)
+
+const SOURCE = { size: 123_456, mtimeMs: 1_717_171_717_171.25 }
+const PROVENANCE: Provenance = {
+  file: "équidés.jsonl",
+  fingerprint: "ab".repeat(32),
+  bytes: 123_456,
+  lines: 5,
+  ingestedAt: "2025-06-01T12:00:00.000Z"
+}
+
+const id = (n: number): string => {
+  const bytes = new Uint8Array(16)
+  new DataView(bytes.buffer).setUint32(0, n + 1)
+  bytes[15] = 0xa5
+  return encodeId(bytes, 0)
+}
+
+const HAND_WRITTEN: ReadonlyArray<SourceRecord> = [
+  {
+    id: id(0),
+    slug: "booster-winner",
+    nom: "BOOSTER WINNER",
+    race: "Trotteur Francais",
+    sexe: "Male",
+    robe: "Bai",
+    annee_naissance: 1997,
+    statut_reproducteur: "Etalon Actif"
+  },
+  { id: id(1), nom: "JEWELLE DARK", race: "Trotteur Francais", sexe: "Femelle", robe: "Alezan", annee_naissance: 2001 },
+  {
+    id: id(2),
+    slug: "qabalah-mercury",
+    nom: "QABALAH MERCURY",
+    race: "Trotteur Francais",
+    sexe: "Male",
+    robe: "Bai",
+    annee_naissance: 2012,
+    statut_reproducteur: "Etalon Actif",
+    record: "1'11\"9 (AEL3V)",
+    filiation_texte: "Par BOOSTER WINNER TF et JEWELLE DARK TF par CHARLY DU NOYER TF",
+    pere: { id: id(0), nom: "BOOSTER WINNER", race: "TF" },
+    mere: { id: id(1), nom: "JEWELLE DARK", race: "TF", pays: "IRL" },
+    pere_de_mere: { id: id(99), nom: "CHARLY DU NOYER", race: "TF", alias: "CHARLY" },
+    performances: [
+      {
+        discipline: "TROT COURSE",
+        texte: "BTR +59 (0.35)",
+        indices: [{ code: "BTR", valeur: "+59", coefficient: 0.35, annee: 2024, appreciation: "indice-satisfaisant" }]
+      }
+    ]
+  },
+  // Non-ASCII, a leading BOM and a lone surrogate in dimension values: they must all survive.
+  { id: id(3), nom: "DALIA AL SHAHANIA ÉTÉ", slug: "autre-chose", race: "\uFEFFSelle Français 🐎", sexe: "Hongre", robe: "Gris\uD800" },
+  { id: id(4), nom: "", race: "1'10\"2 (ASC6H)", sexe: "Indeter", annee_naissance: 193 }
+]
+
+const bufferOf = (view: ArrayBufferView): Buffer => Buffer.from(view.buffer, view.byteOffset, view.byteLength)
+
+/** Every leaf of both trees equal, leaf by leaf (paths, kinds, typed-array types, contents). */
+const expectSameDataset = (actual: DatasetData, expected: DatasetData): void => {
+  const a = collectLeaves(actual)
+  const b = collectLeaves(expected)
+  expect(a.map((leaf) => leaf.path.join("."))).toEqual(b.map((leaf) => leaf.path.join(".")))
+  for (let i = 0; i < a.length; i++) {
+    const [x, y] = [a[i], b[i]]
+    expect(x.kind).toBe(y.kind)
+    if (x.kind === "typed" && y.kind === "typed") {
+      expect(x.type, x.path.join(".")).toBe(y.type)
+      expect(x.value.length, x.path.join(".")).toBe(y.value.length)
+      expect(Buffer.compare(bufferOf(x.value), bufferOf(y.value)), x.path.join(".")).toBe(0)
+    } else if (x.kind !== "object" && y.kind !== "object" && y.kind !== "typed") {
+      expect(x.value, x.path.join(".")).toStrictEqual(y.value)
+    }
+  }
+  expect(actual).toStrictEqual(expected)
+}
+
+const roundTrip = (data: DatasetData) =>
+  Effect.gen(function*() {
+    const path = fresh()
+    yield* writeSnapshot(data, path, SOURCE)
+    return yield* readSnapshot(path, { ...SOURCE, fingerprint: data.provenance.fingerprint })
+  })
+
+const refusal = (path: string, expected?: Parameters<typeof readSnapshot>[1]) =>
+  readSnapshot(path, expected).pipe(
+    Effect.flip,
+    Effect.map((error: SnapshotError) => {
+      expect(error._tag).toBe("SnapshotError")
+      expect(error.file).toBe(path)
+      expect(error.message).toBe(`${path}: ${error.reason}`)
+      return error.reason
+    })
+  )
+
+/** A written snapshot of the hand-written records and its bytes. */
+const written = Effect.gen(function*() {
+  const path = fresh()
+  const data = buildDataset(HAND_WRITTEN, PROVENANCE)
+  yield* writeSnapshot(data, path, SOURCE)
+  const bytes = yield* Effect.promise(() => readFile(path))
+  return { path, data, bytes }
+})
+
+describe("snapshot round trip", () => {
+  it.effect("hand-written records", () =>
+    Effect.gen(function*() {
+      const data = buildDataset(HAND_WRITTEN, PROVENANCE)
+      const read = yield* roundTrip(data)
+      expectSameDataset(read, data)
+      expect(read.provenance).toStrictEqual(PROVENANCE)
+      expect(read.anomalies).toStrictEqual(data.anomalies)
+      expect(read.robe.values).toContain("Gris\uD800")
+      expect(read.race.values).toContain("\uFEFFSelle Français 🐎")
+    }))
+
+  it.effect("an empty dataset (0 rows)", () =>
+    Effect.gen(function*() {
+      const data = buildDataset([])
+      const read = yield* roundTrip(data)
+      expect(read.size).toBe(0)
+      expectSameDataset(read, data)
+    }))
+
+  it.effect("typed arrays are views on the one file buffer (zero copy)", () =>
+    Effect.gen(function*() {
+      const { path, data } = yield* written
+      const read = yield* readSnapshot(path)
+      const typed = collectLeaves(read).flatMap((leaf) => (leaf.kind === "typed" ? [leaf.value] : []))
+      expect(typed.length).toBe(collectLeaves(data).filter((leaf) => leaf.kind === "typed").length)
+      const buffers = new Set(typed.map((array) => array.buffer))
+      expect(buffers.size).toBe(1)
+      const [buffer] = buffers
+      expect(buffer.byteLength).toBe((yield* Effect.promise(() => stat(path))).size)
+      for (const array of typed) expect(array.byteOffset % 8).toBe(0)
+    }))
+
+  it.effect("records generated by the domain's shared arbitrary", () =>
+    Effect.promise(() =>
+      fc.assert(
+        fc.asyncProperty(sharedRecordsArbitrary({ maxLength: 80 }), async (records) => {
+          const data = buildDataset(records)
+          const read = await Effect.runPromise(roundTrip(data))
+          expectSameDataset(read, data)
+        }),
+        { numRuns: 30 }
+      )
+    ), 60_000)
+
+  it.effect("records with any Unicode generated by fast-check", () =>
+    Effect.promise(() =>
+      fc.assert(
+        fc.asyncProperty(recordsArbitrary, async (records) => {
+          const data = buildDataset(records)
+          const read = await Effect.runPromise(roundTrip(data))
+          expectSameDataset(read, data)
+        }),
+        { numRuns: 40 }
+      )
+    ), 60_000)
+})
+
+describe("generic walk", () => {
+  it.effect("fields of any supported kind round-trip, whatever their names", () =>
+    Effect.gen(function*() {
+      const base = buildDataset(HAND_WRITTEN, PROVENANCE)
+      const tree = {
+        ...base,
+        "odd.key": { __proto__x: 1, "": "empty key" },
+        extra: {
+          nan: NaN,
+          negativeZero: -0,
+          infinity: -Infinity,
+          nothing: undefined,
+          flag: true,
+          empty: {},
+          noStrings: [] as Array<string>,
+          floats: new Float64Array([1.5, -2.25]),
+          bigs: new BigInt64Array([-1n, 2n ** 62n]),
+          bytes: new Int8Array([-128, 127]),
+          view: base.ids.subarray(16, 32)
+        }
+      }
+      const path = fresh()
+      yield* writeSnapshot(tree as unknown as DatasetData, path, SOURCE)
+      const read = yield* readSnapshotTree(path, tree)
+      expect(read).toStrictEqual({ ...tree, extra: { ...tree.extra, view: Uint8Array.from(base.ids.subarray(16, 32)) } })
+      // The current build's shape differs: readSnapshot refuses the same file.
+      expect(yield* refusal(path)).toMatch(/^stale: written for another Dataset shape/)
+    }))
+})
+
+describe("snapshot refusals", () => {
+  it.effect("a flipped byte in the body: checksum", () =>
+    Effect.gen(function*() {
+      const { path, bytes } = yield* written
+      const at = bytes.length - 3
+      bytes[at] ^= 0x10
+      yield* Effect.promise(() => writeFile(path, bytes))
+      expect(yield* refusal(path)).toBe("corrupt: body checksum mismatch")
+    }))
+
+  it.effect("a flipped byte in the header: checksum", () =>
+    Effect.gen(function*() {
+      const { path, bytes } = yield* written
+      bytes[45] ^= 0x01
+      yield* Effect.promise(() => writeFile(path, bytes))
+      expect(yield* refusal(path)).toBe("corrupt: header checksum mismatch")
+    }))
+
+  it.effect("a truncated file", () =>
+    Effect.gen(function*() {
+      const { path, bytes } = yield* written
+      yield* Effect.promise(() => truncate(path, bytes.length - 100))
+      expect(yield* refusal(path)).toMatch(/^truncated: \d+ bytes, the snapshot announces \d+$/)
+      yield* Effect.promise(() => truncate(path, 10))
+      expect(yield* refusal(path)).toMatch(/^truncated: 10 bytes/)
+    }))
+
+  it.effect("bytes past the end", () =>
+    Effect.gen(function*() {
+      const { path, bytes } = yield* written
+      yield* Effect.promise(() => writeFile(path, Buffer.concat([bytes, Buffer.alloc(8)])))
+      expect(yield* refusal(path)).toMatch(/^corrupt: 8 bytes past the announced end/)
+    }))
+
+  it.effect("a wrong magic", () =>
+    Effect.gen(function*() {
+      const { path, bytes } = yield* written
+      bytes.write("NOTASNAP", 0, "latin1")
+      yield* Effect.promise(() => writeFile(path, bytes))
+      expect(yield* refusal(path)).toBe("not a Dataset snapshot (bad magic)")
+    }))
+
+  it.effect("another format version", () =>
+    Effect.gen(function*() {
+      const { path, bytes } = yield* written
+      bytes.writeUInt32LE(SNAPSHOT_FORMAT_VERSION + 1, 8)
+      yield* Effect.promise(() => writeFile(path, bytes))
+      expect(yield* refusal(path)).toBe(
+        `snapshot format version ${SNAPSHOT_FORMAT_VERSION + 1}, this build reads version ${SNAPSHOT_FORMAT_VERSION}`
+      )
+    }))
+
+  it.effect("another Dataset shape (a field added or removed by another build)", () =>
+    Effect.gen(function*() {
+      const data = buildDataset(HAND_WRITTEN, PROVENANCE)
+      const { byYear: _removed, ...rest } = data
+      const other = { ...rest, extra: { counts: new Uint16Array([1, 2]) } } as unknown as DatasetData
+      const path = fresh()
+      yield* writeSnapshot(other, path, SOURCE)
+      const reason = yield* refusal(path)
+      expect(reason).toMatch(/^stale: written for another Dataset shape/)
+      expect(reason).toContain("missing byYear (typed:uint)")
+      expect(reason).toContain("unexpected extra.counts (typed:uint)")
+
+      // A change of kind at the same path (signed instead of unsigned) is a shape change too.
+      const signed = { ...data, byName: Int32Array.from(data.byName) } as unknown as DatasetData
+      yield* writeSnapshot(signed, path, SOURCE)
+      expect(yield* refusal(path)).toContain("byName (typed:int)")
+    }))
+
+  it.effect("stale: the source's size, mtime or fingerprint differs", () =>
+    Effect.gen(function*() {
+      const { path } = yield* written
+      expect(yield* refusal(path, { size: SOURCE.size + 1 })).toBe(
+        `stale: built from a source of ${SOURCE.size} bytes, the source now has ${SOURCE.size + 1}`
+      )
+      expect(yield* refusal(path, { mtimeMs: SOURCE.mtimeMs + 1 })).toMatch(/^stale: built from a source modified at /)
+      expect(yield* refusal(path, { fingerprint: "cd".repeat(32) })).toBe(
+        `stale: built from a source with fingerprint ${"ab".repeat(32)}, the source now has ${"cd".repeat(32)}`
+      )
+      // The same values are accepted.
+      const read = yield* readSnapshot(path, { ...SOURCE, fingerprint: PROVENANCE.fingerprint })
+      expect(read.size).toBe(HAND_WRITTEN.length)
+    }))
+
+  it.effect("a missing file", () =>
+    Effect.gen(function*() {
+      const path = join(dir, "absent.bin")
+      expect(yield* refusal(path)).toMatch(/^cannot read: ENOENT/)
+    }))
+
+  it.effect("an unsupported value is refused when writing, naming its path", () =>
+    Effect.gen(function*() {
+      const data = { ...buildDataset([]), weird: { table: new Map() } } as unknown as DatasetData
+      const path = fresh()
+      const error = yield* Effect.flip(writeSnapshot(data, path, SOURCE))
+      expect(error.reason).toBe("unsupported value at weird.table (Map)")
+    }))
+})
+
+// ---------------------------------------------------------------------------------------------
+// A small arbitrary of SourceRecords: unique ids (16 random bytes), parents among earlier or later
+// records or absent from the set, free text with any Unicode, performances.
+
+const text = fc.oneof(
+  fc.constantFrom("BAI", "Alezan", "Trotteur Francais", "Pur Sang", "Selle Francais", "Gris", "Noir", "\uDC00x", "\uFEFFBai"),
+  fc.string({ unit: "grapheme", maxLength: 12 }),
+  fc.string({ unit: "binary", maxLength: 6 })
+)
+const optional = <A>(arbitrary: fc.Arbitrary<A>) => fc.option(arbitrary, { nil: undefined })
+const idBytes = fc.uint8Array({ minLength: 16, maxLength: 16 }).map((bytes) => encodeId(bytes, 0))
+
+const recordsArbitrary = fc
+  .tuple(fc.uniqueArray(idBytes, { maxLength: 30 }), fc.array(idBytes, { maxLength: 3 }))
+  .chain(([ids, strangers]) => {
+    const parentId = ids.length + strangers.length === 0 ? fc.constant(undefined) : optional(fc.constantFrom(...ids, ...strangers))
+    const link = optional(
+      fc.record({ id: parentId, nom: optional(text), race: optional(fc.constantFrom("TF", "PS", "AR", "SF")) }, { requiredKeys: [] })
+    )
+    const index = fc.record(
+      { code: optional(fc.constantFrom("BTR", "ISO", "IDR")), valeur: optional(fc.constantFrom("+59", "115")) },
+      { requiredKeys: [] }
+    )
+    const performance = fc.record(
+      {
+        discipline: optional(fc.constantFrom("TROT COURSE", "DRESSAGE", "ENDURANCE")),
+        texte: optional(text),
+        indices: optional(fc.array(index, { maxLength: 2 }))
+      },
+      { requiredKeys: [] }
+    )
+    return fc.tuple(
+      ...ids.map((own) =>
+        fc.record(
+          {
+            id: fc.constant(own),
+            slug: optional(text),
+            nom: optional(text),
+            race: optional(text),
+            sexe: optional(fc.constantFrom("Femelle", "Male", "Hongre", "Indeter", "autre")),
+            robe: optional(text),
+            annee_naissance: optional(fc.integer({ min: 1970, max: 2025 })),
+            statut_reproducteur: optional(fc.constantFrom("Pouliniere", "Etalon Actif")),
+            filiation_texte: optional(text),
+            pere: link,
+            mere: link,
+            pere_de_mere: link,
+            performances: optional(fc.array(performance, { maxLength: 2 }))
+          },
+          { requiredKeys: ["id"] }
+        )
+      )
+    )
+  })
+  .map((records) => records.map(stripUndefined) as unknown as ReadonlyArray<SourceRecord>)
+
+/** exactOptionalPropertyTypes: absent keys, never `undefined` values. */
+function stripUndefined<A>(value: A): A {
+  if (Array.isArray(value)) return value.map(stripUndefined) as A
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined)
+    return Object.fromEntries(entries.map(([k, v]) => [k, stripUndefined(v)])) as A
+  }
+  return value
+}
