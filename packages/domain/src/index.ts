@@ -6,3 +6,65 @@ export { findRow } from "./dataset/idTable.ts"
 export * from "./dataset/ids.ts"
 export * from "./dataset/SourceRecord.ts"
 export * from "./text/fold.ts"
+export * from "./schemas/index.ts"
+export {
+  anneeOf,
+  equide,
+  findEquide,
+  idOf,
+  linkReference,
+  nomOf,
+  performancesOf,
+  raceOf,
+  resume,
+  sexeOf,
+  slugOf,
+  textOf,
+  URL_FICHE_MODELE,
+  urlFiche
+} from "./query/record.ts"
+export * from "./query/pedigree.ts"
+export * from "./query/descendance.ts"
+export * from "./query/stats.ts"
+export * from "./query/meta.ts"
+export * from "./query/discovery.ts"
+export * from "./api/index.ts"
+export { InvalidParameter, quote } from "./query/errors.ts"
+export { type FilterInput, resolveFilters } from "./query/filters.ts"
+export { select } from "./query/select.ts"
+export { checkLimite, checkOffset, listPage, paginationLinks, parseTri } from "./query/paginate.ts"
+export { checkQ, clampSuggestLimite, suggest } from "./query/suggest.ts"
+export { referential } from "./query/referential.ts"
+export { DEFAULT_REPARTITION_DIMENSION, repartition } from "./query/repartition.ts"
+export { type QueryResult } from "./query/errors.ts"
+export { FILTER_PARAMETERS, isUnfiltered, NO_FILTERS, type ResolvedFilters } from "./query/filters.ts"
+export { allRows, membership, type RowTest, type Selection, selectionOfRows, selectionRows, type SelectStats } from "./query/select.ts"
+export { isTri, orderedWindow, type PageStats, type Tri, TRIS } from "./query/sort.ts"
+export {
+  DEFAULT_LIMITE,
+  DEFAULT_TRI,
+  MAX_LIMITE,
+  MAX_OFFSET,
+  MIN_LIMITE,
+  type Page,
+  pageUri,
+  type PaginationLinks
+} from "./query/paginate.ts"
+export {
+  DEFAULT_SUGGEST_LIMITE,
+  MAX_SUGGEST_LIMITE,
+  MIN_SUGGEST_LIMITE,
+  prepareQueries,
+  type Suggestion as ScoredSuggestion,
+  type SuggestStats
+} from "./query/suggest.ts"
+export { isReferentielDimension, MAX_MODALITES, REFERENTIEL_DIMENSIONS, type ReferentielDimension } from "./query/referential.ts"
+export {
+  clampRepartitionLimite,
+  DEFAULT_REPARTITION_LIMITE,
+  isRepartitionDimension,
+  MAX_REPARTITION_LIMITE,
+  MIN_REPARTITION_LIMITE,
+  REPARTITION_DIMENSIONS,
+  type RepartitionDimension
+} from "./query/repartition.ts"

@@ -4,6 +4,8 @@ import type { Dimension, Postings, StringArena } from "./columns.ts"
 export const NO_YEAR = -2147483648
 /** A link column's marker for "no row": no parent recorded, or a dangling link. */
 export const NO_ROW = -1
+/** A link name column's marker for "the linked row's own name". */
+export const LINK_NAME_OF_ROW = 0xffffffff
 
 /** The four sexes of the spec, in this order; the `sexe` dimension's codes 1..4 follow it. */
 export const SEXES = ["Femelle", "Male", "Hongre", "Indeter"] as const
@@ -13,7 +15,11 @@ export type Sexe = (typeof SEXES)[number]
 export interface LinkColumn {
   /** Row of the linked record in this Dataset, or NO_ROW. */
   readonly row: Int32Array
-  /** Code in `Links.names` of the name the link carries (0 = none). */
+  /**
+   * Code in `Links.names` of the name the link carries (0 = none), or LINK_NAME_OF_ROW when it is
+   * the linked row's own `nom`: most links name their parent exactly as its record does, and
+   * storing those again would cost a string per link.
+   */
   readonly name: Uint32Array
   /** Code in `Links.races` of the breed declared on the link (0 = none). */
   readonly race: Uint8Array

@@ -7,7 +7,7 @@
  * the required strings `nom`, `slug`, `race` the source lacks are served as `""`.
  */
 import { arenaGet, postingsCount, type StringArena } from "../dataset/columns.ts"
-import { type DatasetData, type LinkColumn, NO_YEAR, SEXES, type Sexe } from "../dataset/DatasetData.ts"
+import { type DatasetData, LINK_NAME_OF_ROW, type LinkColumn, NO_YEAR, SEXES, type Sexe } from "../dataset/DatasetData.ts"
 import { findRow } from "../dataset/idTable.ts"
 import { ID_BYTES } from "../dataset/ids.ts"
 import type { Equide, IndicePerformance, Performance, Reference, Resume } from "../schemas/equide.ts"
@@ -114,7 +114,8 @@ export const linkReference = (data: DatasetData, column: LinkColumn, row: number
   if (parent < 0 && name === 0 && race === 0) return undefined
   const out: Mutable<Reference> = {}
   if (parent >= 0) out.id = idOf(data, parent)
-  if (name !== 0) out.nom = textOf(data.links.names, name)
+  if (name === LINK_NAME_OF_ROW) out.nom = textOf(data.nom, parent)
+  else if (name !== 0) out.nom = textOf(data.links.names, name)
   if (race !== 0) out.race = data.links.races[race]
   out.fiche_disponible = parent >= 0
   return out

@@ -25,3 +25,29 @@ export const slugify = (name: string): string =>
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")
+
+const isAsciiAlphanumeric = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)
+
+/**
+ * `slug === slugify(name)`, without building the slug: the loader asks it of every record, and
+ * most names are plain ASCII. Any other character falls back to `slugify`.
+ */
+export const isSlugOf = (slug: string, name: string): boolean => {
+  let s = 0
+  let pendingDash = false
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i)
+    if (c >= 128) return slug === slugify(name)
+    if (isAsciiAlphanumeric(c)) {
+      if (pendingDash && s > 0) {
+        if (slug.charCodeAt(s++) !== 45) return false
+      }
+      pendingDash = false
+      const lower = c >= 65 && c <= 90 ? c + 32 : c
+      if (slug.charCodeAt(s++) !== lower) return false
+    } else {
+      pendingDash = true
+    }
+  }
+  return s === slug.length
+}

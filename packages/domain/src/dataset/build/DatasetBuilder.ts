@@ -1,16 +1,29 @@
 import type { Dimension, Postings } from "../columns.ts"
-import { type Anomalies, type DatasetData, type LinkColumn, NO_ROW, NO_YEAR, type Provenance, SEXES } from "../DatasetData.ts"
+import {
+  type Anomalies,
+  type DatasetData,
+  LINK_NAME_OF_ROW,
+  type LinkColumn,
+  NO_ROW,
+  NO_YEAR,
+  type Provenance,
+  SEXES
+} from "../DatasetData.ts"
 import { decodeId, encodeId, ID_BYTES } from "../ids.ts"
 import { emptyTable, probe, rebuildTable } from "../idTable.ts"
 import { LINK_KEYS, type SourceRecord } from "../SourceRecord.ts"
-import { slugify } from "../../text/fold.ts"
+import { isSlugOf } from "../../text/fold.ts"
 import { ArenaBuilder, Growable, Interner } from "./growable.ts"
 import { groupByCode, indexNames, indexProgeny, invert, orderByFame, orderByYear } from "./indexes.ts"
 
-/** Where a parent id could not be resolved yet: the link slot (row × 3 + link) and the id bytes. */
+/**
+ * Where a parent id could not be resolved yet: the link slot (row × 3 + link), the id bytes and
+ * the name the link carries, to be compared with the parent's own once it is found.
+ */
 interface PendingLinks {
   readonly slots: Growable<Uint32Array>
   readonly ids: Growable<Uint8Array>
+  readonly names: Array<string | undefined>
 }
 
 const SEXE_CODE = new Map<string, number>(SEXES.map((sexe, i) => [sexe, i + 1]))
@@ -74,7 +87,7 @@ export class DatasetBuilder {
   readonly #linkNames = new Interner()
   readonly #linkRaces = new Interner()
   readonly #linkRaceCounts: Array<number> = [0]
-  readonly #pending: PendingLinks = { slots: new Growable(Uint32Array), ids: new Growable(Uint8Array) }
+  readonly #pending: PendingLinks = { slots: new Growable(Uint32Array), ids: new Growable(Uint8Array), names: [] }
 
   #illisibles = 0
   #robeAbsente = 0
@@ -131,7 +144,7 @@ export class DatasetBuilder {
   }
 
   #addSlug(slug: string | undefined, nom: string): void {
-    const deduced = slug !== undefined && slug === slugify(nom)
+    const deduced = slug !== undefined && isSlugOf(slug, nom)
     if (slug !== undefined && !deduced) this.#slugsNonDeductibles++
     this.#slugDeduced.push(deduced ? 1 : 0)
     this.#slug.push(deduced ? "" : (slug ?? ""))
@@ -174,23 +187,51 @@ export class DatasetBuilder {
     const key = LINK_KEYS[k]
     const link = record[key]
     const column = this.#links[key]
-    column.name.push(this.#linkNames.code(link?.nom))
     const race = this.#linkRaces.code(link?.race)
     column.race.push(race)
     if (race > 0) this.#linkRaceCounts[race] = (this.#linkRaceCounts[race] ?? 0) + 1
     if (link?.id === undefined || !decodeId(link.id, this.#scratch, 0)) {
       column.row.push(NO_ROW)
+      column.name.push(this.#linkNames.code(link?.nom))
       return false
     }
     const parent = this.#table[probe(this.#table, this.#ids.array, this.#scratch, 0)]
     column.row.push(parent)
-    if (parent < 0) {
+    if (parent >= 0) {
+      column.name.push(link.nom === this.#names[parent] ? LINK_NAME_OF_ROW : this.#linkNames.code(link.nom))
+    } else {
+      column.name.push(0)
       this.#pending.slots.push(row * LINK_KEYS.length + k)
       this.#pending.ids.reserve(ID_BYTES)
       this.#pending.ids.array.set(this.#scratch, this.#pending.ids.length)
       this.#pending.ids.length += ID_BYTES
+      this.#pending.names.push(link.nom)
     }
     return true
+  }
+
+  /**
+   * Resolves links to parents listed later in the file; answers the count of distinct dangling
+   * ids. A dangling link keeps the name it carries.
+   */
+  #resolvePending(table: Int32Array, ids: Uint8Array, columns: ReadonlyArray<LinkColumn>): number {
+    const pending = this.#pending
+    const dangling = new Set<string>()
+    for (let i = 0; i < pending.slots.length; i++) {
+      const slot = pending.slots.array[i]
+      const column = columns[slot % columns.length]
+      const row = Math.floor(slot / columns.length)
+      const parent = table[probe(table, ids, pending.ids.array, i * ID_BYTES)]
+      const name = pending.names[i]
+      if (parent >= 0) {
+        column.row[row] = parent
+        column.name[row] = name === this.#names[parent] ? LINK_NAME_OF_ROW : this.#linkNames.code(name)
+      } else {
+        column.name[row] = this.#linkNames.code(name)
+        dangling.add(encodeId(pending.ids.array, i * ID_BYTES))
+      }
+    }
+    return dangling.size
   }
 
   finish(provenance: Provenance): DatasetData {
@@ -198,7 +239,7 @@ export class DatasetBuilder {
     const ids = this.#ids.trimmed()
     const idTable = rebuildTable(ids, size, size)
     const links = { pere: this.#links.pere.finish(), mere: this.#links.mere.finish(), pere_de_mere: this.#links.pere_de_mere.finish() }
-    const parentsPendants = resolvePending(this.#pending, idTable, ids, [links.pere.row, links.mere.row, links.pere_de_mere.row])
+    const parentsPendants = this.#resolvePending(idTable, ids, [links.pere, links.mere, links.pere_de_mere])
 
     const year = this.#year.trimmed()
     const annee = yearDimension(year)
@@ -264,23 +305,6 @@ export class DatasetBuilder {
 const pushDistinct = (list: Growable<Uint32Array>, start: number, code: number): void => {
   for (let i = start; i < list.length; i++) if (list.array[i] === code) return
   list.push(code)
-}
-
-/** Resolves links to parents listed later in the file; answers the count of distinct dangling ids. */
-const resolvePending = (
-  pending: PendingLinks,
-  table: Int32Array,
-  ids: Uint8Array,
-  columns: ReadonlyArray<Int32Array>
-): number => {
-  const dangling = new Set<string>()
-  for (let i = 0; i < pending.slots.length; i++) {
-    const slot = pending.slots.array[i]
-    const parent = table[probe(table, ids, pending.ids.array, i * ID_BYTES)]
-    if (parent >= 0) columns[slot % columns.length][Math.floor(slot / columns.length)] = parent
-    else dangling.add(encodeId(pending.ids.array, i * ID_BYTES))
-  }
-  return dangling.size
 }
 
 /** Birth years as a dimension: values are the distinct years in chronological order, as text. */

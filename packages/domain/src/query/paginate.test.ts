@@ -1,0 +1,228 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Result } from "effect"
+import fc from "fast-check"
+import { buildDataset } from "../dataset/Dataset.ts"
+import type { DatasetData } from "../dataset/DatasetData.ts"
+import {
+  compareText,
+  datasetArbitrary,
+  filterInputArbitrary,
+  type NaiveRow,
+  naiveRows,
+  naiveSelect,
+  recordId,
+  syntheticRecords
+} from "../testing/arbitraries.ts"
+import { type FilterInput, resolveFilters } from "./filters.ts"
+import { checkLimite, checkOffset, listPage, MAX_OFFSET, paginationLinks, parseTri } from "./paginate.ts"
+import { select, selectionOfRows, selectionRows } from "./select.ts"
+import { orderedWindow, type PageStats, type Strategy, type Tri, TRIS } from "./sort.ts"
+
+const resolved = (data: DatasetData, input: FilterInput) => {
+  const r = resolveFilters(data, input)
+  if (Result.isFailure(r)) throw new Error(r.failure.detail)
+  return r.success
+}
+
+/** The naive order of `tri` over some rows. */
+const naiveOrder = (rows: ReadonlyArray<NaiveRow>, tri: Tri): Array<number> => {
+  const byYear = (direction: number) => (a: NaiveRow, b: NaiveRow): number => {
+    if (a.year === undefined || b.year === undefined) {
+      return (a.year === undefined ? 1 : 0) - (b.year === undefined ? 1 : 0) || a.row - b.row
+    }
+    return direction * (a.year - b.year) || a.row - b.row
+  }
+  const sorted = [...rows]
+  switch (tri) {
+    case "naturel":
+      break
+    case "-naturel":
+      sorted.reverse()
+      break
+    case "nom":
+      sorted.sort((a, b) => compareText(a.nameKey, b.nameKey) || a.row - b.row)
+      break
+    case "-nom":
+      sorted.sort((a, b) => compareText(b.nameKey, a.nameKey) || a.row - b.row)
+      break
+    case "annee":
+      sorted.sort(byYear(1))
+      break
+    case "-annee":
+      sorted.sort(byYear(-1))
+      break
+  }
+  return sorted.map((r) => r.row)
+}
+
+const STRATEGIES: ReadonlyArray<Strategy | undefined> = [undefined, "walk", "sort", "bitmap", "count"]
+
+describe("listPage", () => {
+  it("cuts the naive order of every tri, whatever the strategy", () => {
+    fc.assert(
+      fc.property(
+        datasetArbitrary({ maxLength: 70 }).chain((g) =>
+          fc.tuple(
+            fc.constant(g),
+            fc.option(filterInputArbitrary(g.records), { nil: undefined, freq: 2 }),
+            fc.constantFrom(...TRIS),
+            fc.nat(80),
+            fc.integer({ min: 1, max: 30 }),
+            fc.constantFrom(...STRATEGIES)
+          )
+        ),
+        ([{ data, records }, input, tri, offset, limite, force]) => {
+          const model = naiveRows(records)
+          const kept = new Set(input === undefined ? model.map((r) => r.row) : naiveSelect(model, input))
+          const expected = naiveOrder(model.filter((r) => kept.has(r.row)), tri).slice(offset, offset + limite)
+          const selection = select(data, resolved(data, input ?? {}))
+          const stats: PageStats = { strategy: "", visited: 0 }
+          const page = orderedWindow(data, selection, tri, offset, limite, stats, force)
+          expect([...page]).toEqual(expected)
+          // A selection given as explicit rows (bitmap membership) gives the same page.
+          const listed = selectionRows(data, selection)
+          if (listed !== undefined) {
+            expect([...orderedWindow(data, selectionOfRows(listed), tri, offset, limite, stats, force)]).toEqual(expected)
+          }
+          expect(listPage(data, selection, tri, offset, limite).total).toBe(kept.size)
+        }
+      ),
+      { numRuns: 400 }
+    )
+  })
+
+  it("puts rows without a birth year last in both directions, ties in file order", () => {
+    const data = buildDataset([
+      { id: recordId(0), nom: "A" },
+      { id: recordId(1), nom: "B", annee_naissance: 2001 },
+      { id: recordId(2), nom: "C", annee_naissance: 2000 },
+      { id: recordId(3), nom: "D" },
+      { id: recordId(4), nom: "E", annee_naissance: 2001 },
+      { id: recordId(5), nom: "É", annee_naissance: 2000 }
+    ])
+    const all = select(data, resolved(data, {}))
+    const page = (tri: Tri, rows = all) => [...listPage(data, rows, tri, 0, 10).rows]
+    expect(page("annee")).toEqual([2, 5, 1, 4, 0, 3])
+    expect(page("-annee")).toEqual([1, 4, 2, 5, 0, 3])
+    expect(page("nom")).toEqual([0, 1, 2, 3, 4, 5])
+    expect(page("-nom")).toEqual([4, 5, 3, 2, 1, 0])
+    const some = selectionOfRows(Uint32Array.of(0, 1, 3, 5))
+    expect(page("-annee", some)).toEqual([1, 5, 0, 3])
+    expect(page("-naturel", some)).toEqual([5, 3, 1, 0])
+  })
+
+  it("keeps file order among equal folded names in -nom, across page boundaries", () => {
+    const names = ["Zoé", "ZOE", "zoe", "Alpha", "ZOÉ", "Beta", "zoé"]
+    const data = buildDataset(names.map((nom, i) => ({ id: recordId(i), nom })))
+    const all = select(data, resolved(data, {}))
+    const pages = [0, 2, 4, 6].flatMap((offset) => [...listPage(data, all, "-nom", offset, 2).rows])
+    expect(pages).toEqual([0, 1, 2, 4, 6, 5, 3])
+  })
+
+  it("validates tri, limite and offset", () => {
+    expect(Result.isSuccess(parseTri("-annee"))).toBe(true)
+    expect(parseTri(undefined)).toEqual(Result.succeed("naturel"))
+    const bad = parseTri("name")
+    expect(Result.isFailure(bad) && bad.failure.parametre).toBe("tri")
+    expect(checkLimite(undefined)).toEqual(Result.succeed(20))
+    expect(Result.isFailure(checkLimite(0))).toBe(true)
+    expect(Result.isFailure(checkLimite(101))).toBe(true)
+    expect(Result.isFailure(checkLimite(2.5))).toBe(true)
+    expect(checkOffset(MAX_OFFSET)).toEqual(Result.succeed(MAX_OFFSET))
+    const off = checkOffset(MAX_OFFSET + 1)
+    expect(Result.isFailure(off) && off.failure.parametre).toBe("offset")
+  })
+})
+
+describe("paginationLinks", () => {
+  const query = [["race", "Selle Français"], ["offset", "40"], ["tri", "-nom"], ["limite", "20"]] as const
+
+  it("rewrites limite and offset in place and encodes the rest", () => {
+    const links = paginationLinks("/v1/equides", query, 40, 20, 100)
+    expect(links.suivant).toBe("/v1/equides?race=Selle%20Fran%C3%A7ais&offset=60&tri=-nom&limite=20")
+    expect(links.precedent).toBe("/v1/equides?race=Selle%20Fran%C3%A7ais&offset=20&tri=-nom&limite=20")
+    expect(links.note).toBeUndefined()
+    expect(paginationLinks("/v1/equides", [["nom", "a&b=c"]], 0, 20, 100).suivant).toBe("/v1/equides?nom=a%26b%3Dc&limite=20&offset=20")
+  })
+
+  it("follows design 2.2 on every window", () => {
+    fc.assert(
+      fc.property(fc.nat(MAX_OFFSET), fc.integer({ min: 1, max: 100 }), fc.nat(30000), (offset, limite, total) => {
+        const links = paginationLinks("/v1/equides", [["sexe", "Male"]], offset, limite, total)
+        const offsetOf = (uri: string) => Number(new URLSearchParams(uri.split("?")[1]).get("offset"))
+        if (offset === 0) expect(links.precedent).toBeNull()
+        else expect(offsetOf(links.precedent ?? "")).toBe(Math.max(0, offset - limite))
+        const next = offset + limite
+        if (next >= total || next > MAX_OFFSET) expect(links.suivant).toBeNull()
+        else expect(offsetOf(links.suivant ?? "")).toBe(next)
+        // note iff some row sits beyond the last reachable page.
+        expect(links.note !== undefined).toBe(total > MAX_OFFSET + limite)
+        for (const uri of [links.suivant, links.precedent]) {
+          if (uri !== null) expect(new URLSearchParams(uri.split("?")[1]).get("limite")).toBe(String(limite))
+        }
+      })
+    )
+  })
+})
+
+describe("listPage cost (regression: the hot paths keep their index)", () => {
+  const data = buildDataset(syntheticRecords(60000, 7))
+  const resolvedInput = (input: FilterInput) => select(data, resolved(data, input))
+
+  it("walks the name permutation for a large selection and stops after the page", () => {
+    const selection = resolvedInput({ sexe: ["Femelle"] })
+    for (const tri of ["nom", "-nom"] as const) {
+      const stats: PageStats = { strategy: "", visited: 0 }
+      const page = listPage(data, selection, tri, 100, 20, stats)
+      expect(page.rows.length).toBe(20)
+      expect(stats.strategy).toBe("walk")
+      expect(stats.visited).toBeLessThan(20 * (120 * data.size / selection.count))
+    }
+  })
+
+  it("walks year buckets for a large selection", () => {
+    const selection = resolvedInput({ race: ["Pur Sang", "Arabe"] })
+    for (const tri of ["annee", "-annee"] as const) {
+      const stats: PageStats = { strategy: "", visited: 0 }
+      listPage(data, selection, tri, 0, 20, stats)
+      expect(stats.strategy).toBe("walk")
+      expect(stats.visited).toBeLessThan(500)
+    }
+  })
+
+  it("reads the permutations directly for the whole set", () => {
+    const all = resolvedInput({})
+    for (const tri of TRIS) {
+      const stats: PageStats = { strategy: "", visited: 0 }
+      listPage(data, all, tri, MAX_OFFSET, 100, stats)
+      expect(stats.visited).toBeLessThan(1000)
+    }
+  })
+
+  it("gives up a walk that finds nothing (clustered selection) and stays bounded", () => {
+    const n = data.size
+    const late = selectionOfRows(data.byName.slice(Math.floor(n * 0.7)).sort())
+    const stats: PageStats = { strategy: "", visited: 0 }
+    const page = listPage(data, late, "nom", 0, 20, stats)
+    expect([...page.rows]).toEqual([...data.byName.slice(Math.floor(n * 0.7), Math.floor(n * 0.7) + 20)])
+    expect(stats.strategy.startsWith("walk→")).toBe(true)
+    expect(stats.visited).toBeLessThan(2 * late.count + n / 16)
+    const recent = {
+      ...selectionOfRows(Uint32Array.from(data.byYear.filter((row) => data.year[row] >= 2020)).sort()),
+      test: (row: number) => data.year[row] >= 2020
+    }
+    const yearStats: PageStats = { strategy: "", visited: 0 }
+    const first = listPage(data, recent, "annee", 0, 5, yearStats).rows
+    expect(yearStats.strategy).toBe("walk→count")
+    expect([...first]).toEqual([...data.byYear.filter((row) => data.year[row] >= 2020).slice(0, 5)])
+  })
+
+  it("sorts a small selection instead of walking", () => {
+    const selection = resolvedInput({ nom: "staral" })
+    expect(selection.count).toBeLessThan(2000)
+    const stats: PageStats = { strategy: "", visited: 0 }
+    listPage(data, selection, "nom", 0, 20, stats)
+    expect(["sort", "bitmap"]).toContain(stats.strategy)
+    expect(stats.visited).toBeLessThanOrEqual(selection.count + data.size / 32 + 64)
+  })
+})

@@ -1,0 +1,137 @@
+/**
+ * GET /v1/referentiels/{dimension}: the values a filter admits, with their counts.
+ * Order: count descending, then value (code-unit order); `annees_naissance` chronological and
+ * complete. Lists are cut at 2000 entries, `nombre_de_modalites` then gives the real total and
+ * `note` says so. Code 0 (absent) is never a value.
+ */
+import { Result } from "effect"
+import { postingsCount, type Postings } from "../dataset/columns.ts"
+import type { DatasetData } from "../dataset/DatasetData.ts"
+import { hintFor, InvalidParameter, nearestValues, type QueryResult, quote } from "./errors.ts"
+
+export const REFERENTIEL_DIMENSIONS = [
+  "races",
+  "races_lien",
+  "robes",
+  "sexes",
+  "statuts_reproducteur",
+  "disciplines",
+  "codes_indice",
+  "annees_naissance"
+] as const
+export type ReferentielDimension = (typeof REFERENTIEL_DIMENSIONS)[number]
+
+export const MAX_MODALITES = 2000
+
+export interface Modalite {
+  readonly valeur: string
+  readonly nombre: number
+}
+
+export interface Referentiel {
+  readonly dimension: string
+  readonly nombre_de_modalites: number
+  readonly donnees: ReadonlyArray<Modalite>
+  readonly note?: string
+}
+
+/**
+ * Values with their counts, most frequent first, ties by value; code 0 skipped, and values
+ * counted 0 skipped unless `keepZero`.
+ */
+export const byFrequency = (values: ReadonlyArray<string>, counts: ArrayLike<number>, keepZero = false): Array<Modalite> => {
+  const out: Array<Modalite> = []
+  for (let code = 1; code < values.length; code++) {
+    if (counts[code] > 0 || keepZero) out.push({ valeur: values[code], nombre: counts[code] })
+  }
+  return out.sort((a, b) => b.nombre - a.nombre || (a.valeur < b.valeur ? -1 : a.valeur > b.valeur ? 1 : 0))
+}
+
+/** Values in dictionary order (chronological for the `annee` dimension), zeros skipped. */
+export const inCodeOrder = (values: ReadonlyArray<string>, counts: ArrayLike<number>): Array<Modalite> => {
+  const out: Array<Modalite> = []
+  for (let code = 1; code < values.length; code++) {
+    if (counts[code] > 0) out.push({ valeur: values[code], nombre: counts[code] })
+  }
+  return out
+}
+
+/** Per-code counts of a postings (rows per code). */
+export const postingsCounts = (postings: Postings): Uint32Array => {
+  const keys = postings.offsets.length - 1
+  const counts = new Uint32Array(keys)
+  for (let code = 0; code < keys; code++) counts[code] = postingsCount(postings, code)
+  return counts
+}
+
+export const isReferentielDimension = (value: string): value is ReferentielDimension =>
+  (REFERENTIEL_DIMENSIONS as ReadonlyArray<string>).includes(value)
+
+export const unknownDimension = (dimension: string, admitted: ReadonlyArray<string>): InvalidParameter =>
+  new InvalidParameter({
+    parametre: "dimension",
+    detail: dimension.trim() === ""
+      ? "Une valeur vide n'est pas admise pour dimension."
+      : `La valeur ${quote(dimension)} n'est pas admise pour dimension.`,
+    indice: hintFor(nearestValues(dimension, admitted), `valeurs admises : ${admitted.join(", ")}`)
+  })
+
+/** The French note of a truncated list. */
+export const truncationNote = (total: number): string =>
+  `Liste tronquée aux ${MAX_MODALITES} valeurs les plus fréquentes sur ${total} ; ` +
+  `les valeurs non affichées restent admises par les filtres.`
+
+const build = (data: DatasetData, dimension: ReferentielDimension): Referentiel => {
+  let all: Array<Modalite>
+  switch (dimension) {
+    case "races":
+      all = byFrequency(data.race.values, postingsCounts(data.race.rows))
+      break
+    case "races_lien":
+      all = byFrequency(data.links.races, data.links.raceCounts)
+      break
+    case "robes":
+      all = byFrequency(data.robe.values, postingsCounts(data.robe.rows))
+      break
+    case "sexes":
+      all = byFrequency(data.sexe.values, postingsCounts(data.sexe.rows), true)
+      break
+    case "statuts_reproducteur":
+      all = byFrequency(data.statut.values, postingsCounts(data.statut.rows))
+      break
+    case "disciplines":
+      all = byFrequency(data.discipline.values, postingsCounts(data.discipline.rows))
+      break
+    case "codes_indice":
+      all = byFrequency(data.indice.values, postingsCounts(data.indice.rows))
+      break
+    case "annees_naissance":
+      // Complete and chronological: never cut.
+      all = inCodeOrder(data.annee.values, postingsCounts(data.annee.rows))
+      return { dimension, nombre_de_modalites: all.length, donnees: all }
+  }
+  return all.length > MAX_MODALITES
+    ? { dimension, nombre_de_modalites: all.length, donnees: all.slice(0, MAX_MODALITES), note: truncationNote(all.length) }
+    : { dimension, nombre_de_modalites: all.length, donnees: all }
+}
+
+const cache = new WeakMap<DatasetData, Map<ReferentielDimension, Referentiel>>()
+
+/**
+ * The reference list of `dimension` (one of REFERENTIEL_DIMENSIONS); computed once per Dataset
+ * and dimension, then shared: do not mutate the result.
+ */
+export const referential = (data: DatasetData, dimension: string): QueryResult<Referentiel> => {
+  if (!isReferentielDimension(dimension)) return Result.fail(unknownDimension(dimension, REFERENTIEL_DIMENSIONS))
+  let perData = cache.get(data)
+  if (perData === undefined) {
+    perData = new Map()
+    cache.set(data, perData)
+  }
+  let result = perData.get(dimension)
+  if (result === undefined) {
+    result = build(data, dimension)
+    perData.set(dimension, result)
+  }
+  return Result.succeed(result)
+}

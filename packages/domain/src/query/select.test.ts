@@ -1,0 +1,72 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Result } from "effect"
+import fc from "fast-check"
+import { buildDataset } from "../dataset/Dataset.ts"
+import { datasetArbitrary, filterInputArbitrary, naiveRows, naiveSelect, syntheticRecords } from "../testing/arbitraries.ts"
+import { type FilterInput, resolveFilters } from "./filters.ts"
+import { membership, select, selectionRows, type SelectStats } from "./select.ts"
+
+const resolved = (data: Parameters<typeof resolveFilters>[0], input: FilterInput) => {
+  const r = resolveFilters(data, input)
+  if (Result.isFailure(r)) throw new Error(`${r.failure.parametre}: ${r.failure.detail}`)
+  return r.success
+}
+
+describe("select", () => {
+  it("keeps exactly the rows a naive evaluation keeps, in file order", () => {
+    const strategies = new Set<string>()
+    fc.assert(
+      fc.property(
+        datasetArbitrary({ maxLength: 80 }).chain((g) => fc.tuple(fc.constant(g), filterInputArbitrary(g.records))),
+        ([{ data, records }, input]) => {
+          const expected = naiveSelect(naiveRows(records), input)
+          const stats: SelectStats = { driver: "", strategy: "", visited: 0 }
+          const selection = select(data, resolved(data, input), stats)
+          strategies.add(stats.strategy)
+          expect(selection.count).toBe(expected.length)
+          const listed = selectionRows(data, selection)
+          const rows = listed === undefined ? Array.from({ length: data.size }, (_, i) => i) : [...listed]
+          expect(listed === undefined).toBe(selection.all)
+          if (!selection.all && selection.rows === undefined) expect(selection.test).toBeDefined()
+          expect(rows).toEqual(expected)
+          const has = membership(data, selection)
+          const set = new Set(expected)
+          for (let row = 0; row < data.size; row++) expect(has(row)).toBe(set.has(row))
+          if (selection.test !== undefined) for (let row = 0; row < data.size; row++) expect(selection.test(row)).toBe(set.has(row))
+        }
+      ),
+      { numRuns: 300 }
+    )
+    // Every evaluation path was checked against the model.
+    for (const strategy of ["all", "list", "lazy-column", "mark", "scan", "drive"]) expect(strategies).toContain(strategy)
+  })
+
+  it("answers the whole set without materialising it when there is no filter", () => {
+    const data = buildDataset(syntheticRecords(50))
+    const selection = select(data, resolved(data, {}))
+    expect(selection.rows).toBeUndefined()
+    expect(selection.all).toBe(true)
+    expect(selection.count).toBe(50)
+  })
+
+  it("never writes into the Dataset's postings", () => {
+    const data = buildDataset(syntheticRecords(2000, 3))
+    const before = data.sexe.rows.rows.slice()
+    const withPerf = data.withPerformances.slice()
+    select(data, resolved(data, { sexe: ["Male"], avec_performances: "true" }))
+    select(data, resolved(data, { avec_performances: "oui", sexe: ["Male", "Hongre"] }))
+    expect(data.sexe.rows.rows).toEqual(before)
+    expect(data.withPerformances).toEqual(withPerf)
+  })
+
+  it("drives from the smallest candidate set", () => {
+    const data = buildDataset(syntheticRecords(20000, 5))
+    const stats: SelectStats = { driver: "", strategy: "", visited: 0 }
+    // A rare index code and a frequent sex: the index code drives.
+    select(data, resolved(data, { sexe: ["Femelle"], annee_naissance: [1990] }), stats)
+    expect(stats.driver).toBe("annee")
+    expect(stats.visited).toBeLessThan(data.size / 10)
+    select(data, resolved(data, { sexe: ["Femelle"], nom: "staral" }), stats)
+    expect(stats.driver).toBe("nom:STARAL")
+  })
+})

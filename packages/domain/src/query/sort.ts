@@ -1,0 +1,471 @@
+/**
+ * Ordering a selection and cutting one window of it (design 2.2):
+ * - `naturel`: file order; `-naturel`: reverse file order.
+ * - `nom`: folded name order, ties in file order (`byName`); `-nom`: reverse folded name order,
+ *   ties still in file order (equal folded names keep file order in both directions).
+ * - `annee`: birth year ascending, `-annee`: descending; ties in file order in both directions;
+ *   rows without a birth year always last.
+ *
+ * Strategies, chosen by estimated cost (c = selection size, n = Dataset size, k = offset + limite):
+ * - whole Dataset: read the permutation (`byName`) or the year buckets (`annee.rows`) directly: O(k);
+ * - walk: follow the permutation / year buckets in order, testing membership (a column test or a
+ *   bitmap), until k rows are found: expected O(k·n/c), abandoned past a budget;
+ * - small selection, by name: sort the rows' `nameRank`s (unique, so `byName[rank]` gives the row back);
+ * - large selection, by name: a bitmap over name ranks, scanned 32 ranks per word: O(c + n/32);
+ * - by year: a counting pass and a placing pass over the selection: O(c), no sort.
+ */
+import { arenaGet } from "../dataset/columns.ts"
+import type { DatasetData } from "../dataset/DatasetData.ts"
+import { membership, rowWords, type RowTest, type Selection, selectionRows } from "./select.ts"
+
+export const TRIS = ["naturel", "nom", "annee", "-naturel", "-nom", "-annee"] as const
+export type Tri = (typeof TRIS)[number]
+
+export const isTri = (value: string): value is Tri => (TRIS as ReadonlyArray<string>).includes(value)
+
+/** Which strategy produced a window and how many rows it touched: for tests and metrics. */
+export interface PageStats {
+  strategy: string
+  visited: number
+}
+
+/**
+ * A strategy to impose (tests): `walk` (with its budget fallback), `sort` / `bitmap` (name order),
+ * `count` (year order). Unsupported combinations: the cost-based choice (names), `count` (years).
+ */
+export type Strategy = "walk" | "sort" | "bitmap" | "count"
+
+const noStats = (): PageStats => ({ strategy: "", visited: 0 })
+
+/**
+ * Cost units (about one sequential read of a row's column): a walk step reads a permutation
+ * and tests a row at random, several times dearer than listing a lazy selection in one pass.
+ */
+const WALK_STEP = 4
+
+/** Answered by a cursor: no more rows. */
+const END = -1
+/** Answered by a walking cursor: its budget is spent, use another strategy. */
+const GAVE_UP = -2
+
+type Cursor = () => number
+
+// ---------------------------------------------------------------------------------------------
+// Folded-name equality, for ties of `-nom`.
+
+const sameBytes = (data: DatasetData, a: number, b: number): boolean => {
+  const { bytes, offsets } = data.nom
+  const la = offsets[a + 1] - offsets[a]
+  if (la !== offsets[b + 1] - offsets[b]) return false
+  const sa = offsets[a]
+  const sb = offsets[b]
+  for (let i = 0; i < la; i++) if (bytes[sa + i] !== bytes[sb + i]) return false
+  return true
+}
+
+/** True when two rows' names fold alike (they tie in name order). */
+export const sameFoldedName = (data: DatasetData, a: number, b: number): boolean =>
+  sameBytes(data, a, b) || rowWords(data, a).join(" ") === rowWords(data, b).join(" ")
+
+// ---------------------------------------------------------------------------------------------
+// Windows from cursors.
+
+/**
+ * Rows `[offset, offset + limite)` of the sequence a cursor yields; undefined when the cursor gave
+ * up. With `fixTies`, the cursor yields rows in reverse name order with ties in reverse file order
+ * (the reverse of `byName`); runs of equal folded names overlapping the window are flipped back
+ * to file order.
+ */
+const windowOf = (
+  data: DatasetData,
+  next: Cursor,
+  offset: number,
+  limite: number,
+  fixTies: boolean
+): Uint32Array | undefined => {
+  const need = offset + limite
+  const seq: Array<number> = []
+  let r = 0
+  while (seq.length < need) {
+    r = next()
+    if (r < 0) break
+    seq.push(r)
+  }
+  if (r === GAVE_UP) return undefined
+  if (seq.length <= offset) return new Uint32Array(0)
+  if (fixTies) {
+    if (seq.length === need) {
+      const last = seq[seq.length - 1]
+      for (;;) {
+        r = next()
+        if (r === GAVE_UP) return undefined
+        if (r < 0 || !sameFoldedName(data, last, r)) break
+        seq.push(r)
+      }
+    }
+    let start = offset
+    while (start > 0 && sameFoldedName(data, seq[start - 1], seq[start])) start--
+    let i = start
+    while (i < seq.length && i < need) {
+      let j = i + 1
+      while (j < seq.length && sameFoldedName(data, seq[j - 1], seq[j])) j++
+      for (let a = i, b = j - 1; a < b; a++, b--) {
+        const t = seq[a]
+        seq[a] = seq[b]
+        seq[b] = t
+      }
+      i = j
+    }
+  }
+  return Uint32Array.from(seq.slice(offset, need))
+}
+
+/** Cursor over a permutation, forward or backward, keeping members, giving up past `budget` steps. */
+const walkCursor = (
+  order: Uint32Array,
+  forward: boolean,
+  has: RowTest | undefined,
+  stats: PageStats,
+  budget: number
+): Cursor => {
+  let i = forward ? 0 : order.length - 1
+  const step = forward ? 1 : -1
+  let misses = 0
+  return () => {
+    const from = i
+    while (i >= 0 && i < order.length) {
+      const row = order[i]
+      i += step
+      if (has === undefined || has(row)) {
+        stats.visited += (i - from) * step
+        return row
+      }
+      if (++misses > budget) {
+        stats.visited += (i - from) * step
+        return GAVE_UP
+      }
+    }
+    stats.visited += (i - from) * step
+    return END
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Name order.
+
+/** Rows of the selection sorted by name rank (ascending ranks). */
+const sortedRanks = (data: DatasetData, rows: Uint32Array, stats: PageStats): Uint32Array => {
+  const ranks = new Uint32Array(rows.length)
+  for (let i = 0; i < rows.length; i++) ranks[i] = data.nameRank[rows[i]]
+  stats.visited += rows.length
+  return ranks.sort()
+}
+
+const rankArrayCursor = (data: DatasetData, ranks: Uint32Array, forward: boolean): Cursor => {
+  let i = forward ? 0 : ranks.length - 1
+  return () => {
+    if (i < 0 || i >= ranks.length) return END
+    const row = data.byName[ranks[i]]
+    i += forward ? 1 : -1
+    return row
+  }
+}
+
+/** Cursor over a bitmap of name ranks (one bit per rank), scanning whole zero words at once. */
+const rankBitmapCursor = (data: DatasetData, rows: Uint32Array, forward: boolean, stats: PageStats): Cursor => {
+  const words = new Uint32Array((data.size + 31) >>> 5)
+  for (let i = 0; i < rows.length; i++) {
+    const rank = data.nameRank[rows[i]]
+    words[rank >>> 5] |= 1 << (rank & 31)
+  }
+  stats.visited += rows.length
+  let w = forward ? 0 : words.length - 1
+  let bits = words.length > 0 ? words[w] : 0
+  return () => {
+    for (;;) {
+      if (bits !== 0) {
+        if (forward) {
+          const low = bits & -bits
+          const bit = 31 - Math.clz32(low)
+          bits ^= low
+          return data.byName[(w << 5) + bit]
+        }
+        const bit = 31 - Math.clz32(bits)
+        bits ^= 1 << bit
+        return data.byName[(w << 5) + bit]
+      }
+      w += forward ? 1 : -1
+      if (w < 0 || w >= words.length) return END
+      bits = words[w]
+      stats.visited++
+    }
+  }
+}
+
+/**
+ * `-nom` over the whole Dataset: position i of the reverse order is `byName[n-1-i]`, mirrored
+ * within its run of equal folded names so that ties keep file order. Touches the window and
+ * the runs overlapping it only.
+ */
+const reverseNameWindowAll = (data: DatasetData, offset: number, limite: number, stats: PageStats): Uint32Array => {
+  const n = data.size
+  const byName = data.byName
+  if (offset >= n) return new Uint32Array(0)
+  const hiX = n - 1 - offset
+  const loX = Math.max(0, n - offset - limite)
+  let a = loX
+  while (a > 0 && sameFoldedName(data, byName[a - 1], byName[a])) a--
+  let b = hiX
+  while (b + 1 < n && sameFoldedName(data, byName[b], byName[b + 1])) b++
+  // mirrored[x - a]: the row at byName index x once its run is put back in file order.
+  const mirrored = new Uint32Array(b - a + 1)
+  let s = a
+  while (s <= b) {
+    let e = s
+    while (e < b && sameFoldedName(data, byName[e], byName[e + 1])) e++
+    for (let x = s; x <= e; x++) mirrored[x - a] = byName[s + e - x]
+    s = e + 1
+  }
+  stats.visited += b - a + 1
+  const out = new Uint32Array(hiX - loX + 1)
+  for (let i = 0; i < out.length; i++) out[i] = mirrored[hiX - i - a]
+  return out
+}
+
+const nameWindow = (
+  data: DatasetData,
+  selection: Selection,
+  forward: boolean,
+  offset: number,
+  limite: number,
+  stats: PageStats,
+  force: Strategy | undefined
+): Uint32Array => {
+  const n = data.size
+  const fixTies = !forward
+  const imposed = force === "count" ? undefined : force
+  if (selection.all) {
+    stats.strategy = "permutation"
+    if (forward) {
+      stats.visited += Math.max(0, Math.min(n, offset + limite) - offset)
+      return data.byName.slice(offset, offset + limite)
+    }
+    return reverseNameWindowAll(data, offset, limite, stats)
+  }
+  const c = selection.count
+  // A lazy selection must be listed (one pass over all rows) before a sort or a rank bitmap.
+  const listCost = selection.rows === undefined ? n : 0
+  const rows = (): Uint32Array => selectionRows(data, selection) ?? new Uint32Array(0)
+  const k = offset + limite
+  const walkEstimate = Math.min(n, (k * n) / Math.max(c, 1))
+  const walkCost = imposed === undefined ? WALK_STEP * walkEstimate + (selection.test === undefined ? 2 * c : 0) : imposed === "walk" ? 0 : Infinity
+  const sortCost = imposed === undefined ? listCost + c * (2 + Math.log2(c + 1)) : imposed === "sort" ? 0 : Infinity
+  const bitmapCost = imposed === undefined ? listCost + 3 * c + n / 32 : imposed === "bitmap" ? 0 : Infinity
+  if (walkCost <= sortCost && walkCost <= bitmapCost) {
+    stats.strategy = "walk"
+    const has = membership(data, selection)
+    const page = windowOf(data, walkCursor(data.byName, forward, has, stats, 4 * walkEstimate + 1024), offset, limite, fixTies)
+    if (page !== undefined) return page
+  }
+  if (sortCost <= bitmapCost) {
+    stats.strategy = stats.strategy === "walk" ? "walk→sort" : "sort"
+    return windowOf(data, rankArrayCursor(data, sortedRanks(data, rows(), stats), forward), offset, limite, fixTies) ??
+      new Uint32Array(0)
+  }
+  stats.strategy = stats.strategy === "walk" ? "walk→bitmap" : "bitmap"
+  return windowOf(data, rankBitmapCursor(data, rows(), forward, stats), offset, limite, fixTies) ?? new Uint32Array(0)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Year order.
+
+/** Year codes in the order of the sort: real years ascending or descending, then 0 (no year). */
+const yearBucketOrder = (yearCount: number, ascending: boolean): Array<number> => {
+  const order: Array<number> = []
+  if (ascending) for (let code = 1; code < yearCount; code++) order.push(code)
+  else for (let code = yearCount - 1; code >= 1; code--) order.push(code)
+  order.push(0)
+  return order
+}
+
+const yearWindow = (
+  data: DatasetData,
+  selection: Selection,
+  ascending: boolean,
+  offset: number,
+  limite: number,
+  stats: PageStats,
+  force: Strategy | undefined
+): Uint32Array => {
+  const { codes, rows: postings, values } = data.annee
+  const order = yearBucketOrder(values.length, ascending)
+  const end = offset + limite
+  if (selection.all) {
+    // Skip whole buckets by their lengths, then copy.
+    stats.strategy = "buckets"
+    const out: Array<number> = []
+    let position = 0
+    for (const code of order) {
+      const start = postings.offsets[code]
+      const length = postings.offsets[code + 1] - start
+      if (position + length > offset) {
+        for (let i = Math.max(0, offset - position); i < length && out.length < limite; i++) {
+          out.push(postings.rows[start + i])
+          stats.visited++
+        }
+      }
+      position += length
+      if (out.length >= limite || position >= end) break
+    }
+    return Uint32Array.from(out)
+  }
+  const c = selection.count
+  const n = data.size
+  const listCost = selection.rows === undefined ? n : 0
+  const allowed = selection.yearCodes
+  let reachable = n
+  if (allowed !== undefined) {
+    reachable = 0
+    for (let code = 0; code < values.length; code++) if (allowed[code] === 1) reachable += postings.offsets[code + 1] - postings.offsets[code]
+  }
+  const walkEstimate = Math.min(reachable, (end * reachable) / Math.max(c, 1))
+  const walkCost = WALK_STEP * walkEstimate + (selection.test === undefined ? 2 * c : 0)
+  const countCost = listCost + 2 * c
+  if (force === undefined ? walkCost < countCost : force === "walk") {
+    stats.strategy = "walk"
+    const has = membership(data, selection)
+    const budget = 4 * walkEstimate + 1024
+    const out: Array<number> = []
+    let seen = 0
+    let steps = 0
+    let visited = 0
+    walk: for (const code of order) {
+      if (allowed !== undefined && allowed[code] !== 1) continue
+      for (let i = postings.offsets[code]; i < postings.offsets[code + 1]; i++) {
+        const row = postings.rows[i]
+        visited++
+        if (has(row)) {
+          if (seen >= offset) out.push(row)
+          seen++
+          if (seen >= end) break walk
+        } else if (++steps > budget) {
+          out.length = 0
+          stats.strategy = "walk→count"
+          break walk
+        }
+      }
+    }
+    stats.visited += visited
+    if (stats.strategy === "walk") return Uint32Array.from(out)
+  } else {
+    stats.strategy = "count"
+  }
+  // Counting pass, then a placing pass that keeps only the window: stable, O(c).
+  const rows = selectionRows(data, selection) ?? new Uint32Array(0)
+  const counts = new Uint32Array(values.length)
+  for (let i = 0; i < c; i++) counts[codes[rows[i]]]++
+  const position = new Uint32Array(values.length)
+  let total = 0
+  for (const code of order) {
+    position[code] = total
+    total += counts[code]
+  }
+  stats.visited += 2 * c
+  if (offset >= c) return new Uint32Array(0)
+  const out = new Uint32Array(Math.min(limite, c - offset))
+  for (let i = 0; i < c; i++) {
+    const row = rows[i]
+    const p = position[codes[row]]++
+    if (p >= offset && p < end) out[p - offset] = row
+  }
+  return out
+}
+
+// ---------------------------------------------------------------------------------------------
+// File order of a lazy selection.
+
+/** Walks rows in file order testing membership: expected O(k·n/c); undefined past the budget. */
+const lazyFileWindow = (
+  data: DatasetData,
+  selection: Selection,
+  forward: boolean,
+  offset: number,
+  limite: number,
+  stats: PageStats
+): Uint32Array | undefined => {
+  stats.strategy = "walk"
+  const n = data.size
+  const has = membership(data, selection)
+  const end = offset + limite
+  const budget = (4 * end * n) / Math.max(selection.count, 1) + 1024
+  const out: Array<number> = []
+  let seen = 0
+  let steps = 0
+  let i = 0
+  for (; i < n; i++) {
+    const row = forward ? i : n - 1 - i
+    if (has(row)) {
+      if (seen >= offset) out.push(row)
+      if (++seen >= end) break
+    } else if (++steps > budget) {
+      stats.visited += i
+      return undefined
+    }
+  }
+  stats.visited += i
+  return Uint32Array.from(out)
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The rows at positions `[offset, offset + limite)` of the selection in the order `tri`
+ * (fewer at the end of the selection, none past it). `stats`, when given, tells the strategy
+ * used and the rows touched; `force` imposes a strategy (tests only).
+ */
+export const orderedWindow = (
+  data: DatasetData,
+  selection: Selection,
+  tri: Tri,
+  offset: number,
+  limite: number,
+  stats: PageStats = noStats(),
+  force?: Strategy
+): Uint32Array => {
+  const count = selection.count
+  stats.strategy = ""
+  stats.visited = 0
+  if (offset >= count || limite <= 0) {
+    stats.strategy = "empty"
+    return new Uint32Array(0)
+  }
+  switch (tri) {
+    case "naturel":
+    case "-naturel": {
+      if (!selection.all && selection.rows === undefined) {
+        const page = lazyFileWindow(data, selection, tri === "naturel", offset, limite, stats)
+        if (page !== undefined) return page
+      }
+      stats.strategy = stats.strategy === "walk" ? "walk→list" : "direct"
+      const length = Math.min(limite, count - offset)
+      const out = new Uint32Array(length)
+      const rows = selectionRows(data, selection)
+      for (let i = 0; i < length; i++) {
+        const position = tri === "naturel" ? offset + i : count - 1 - offset - i
+        out[i] = rows === undefined ? position : rows[position]
+      }
+      stats.visited = length
+      return out
+    }
+    case "nom":
+    case "-nom":
+      return nameWindow(data, selection, tri === "nom", offset, limite, stats, force)
+    case "annee":
+    case "-annee":
+      return yearWindow(data, selection, tri === "annee", offset, limite, stats, force)
+  }
+}
+
+/** The folded name of a row, as sorted by `tri=nom` (for tests and diagnostics). */
+export const foldedName = (data: DatasetData, row: number): string =>
+  arenaGet(data.nom, row).length === 0 ? "" : rowWords(data, row).join(" ")

@@ -1,0 +1,125 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Result } from "effect"
+import fc from "fast-check"
+import { buildDataset } from "../dataset/Dataset.ts"
+import { compareText, datasetArbitrary, type NaiveRow, naiveRows, recordId, syntheticRecords, variantArbitrary } from "../testing/arbitraries.ts"
+import { foldWords } from "../text/fold.ts"
+import { checkQ, clampSuggestLimite, suggest, type SuggestStats, wordScore } from "./suggest.ts"
+
+/** Naive suggestions: scan every row, score it, sort by (score, descendants, folded name, file order). */
+const naiveSuggest = (rows: ReadonlyArray<NaiveRow>, q: string, limite: number) =>
+  naiveRanked(rows, q).slice(0, clampSuggestLimite(limite))
+
+const naiveRanked = (rows: ReadonlyArray<NaiveRow>, q: string) => {
+  const words = foldWords(q)
+  if (words.length === 0) return []
+  const last = words[words.length - 1]
+  const exact = words.slice(0, -1)
+  const found: Array<{ row: NaiveRow; score: number }> = []
+  for (const row of rows) {
+    if (!exact.every((w) => row.words.includes(w))) continue
+    const score = Math.max(0, ...row.words.map((w) => wordScore(last, w)))
+    if (score > 0) found.push({ row, score })
+  }
+  found.sort((a, b) =>
+    b.score - a.score ||
+    b.row.descendants - a.row.descendants ||
+    compareText(a.row.nameKey, b.row.nameKey) ||
+    a.row.row - b.row.row
+  )
+  return found.map((f) => ({ row: f.row.row, score: f.score }))
+}
+
+const queryArbitrary = (rows: ReadonlyArray<NaiveRow>): fc.Arbitrary<string> => {
+  const words = [...new Set(rows.flatMap((r) => r.words))]
+  const word = words.length === 0 ? fc.constant("JO") : fc.oneof(fc.constantFrom(...words), fc.constantFrom("JO", "A", "É", "ZZZ"))
+  return fc
+    .tuple(fc.array(word, { minLength: 0, maxLength: 2 }), word, fc.nat(), fc.constantFrom(" ", "-", "  "))
+    .map(([exact, last, cut, sep]) => [...exact, last.slice(0, 1 + (cut % last.length))].join(sep))
+    .chain(variantArbitrary)
+}
+
+describe("suggest", () => {
+  it("agrees with a naive scan and sort, membership and order", () => {
+    fc.assert(
+      fc.property(
+        datasetArbitrary({ maxLength: 80 }).chain((g) => {
+          const rows = naiveRows(g.records)
+          return fc.tuple(fc.constant(g), fc.constant(rows), queryArbitrary(rows), fc.integer({ min: -3, max: 120 }))
+        }),
+        ([{ data }, rows, q, limite]) => {
+          const got = suggest(data, q, limite)
+          expect(got).toEqual(naiveSuggest(rows, q, limite))
+          expect(got.length).toBeLessThanOrEqual(clampSuggestLimite(limite))
+          expect(new Set(got.map((s) => s.row)).size).toBe(got.length)
+          for (const s of got) expect(s.score > 0 && s.score <= 1).toBe(true)
+        }
+      ),
+      { numRuns: 400 }
+    )
+  })
+
+  it("scores 1 for a whole word, shorter completions higher, famous namesakes first", () => {
+    const data = buildDataset([
+      { id: recordId(0), nom: "JOLIE" },
+      { id: recordId(1), nom: "Jo" },
+      { id: recordId(2), nom: "JOLI CŒUR" },
+      { id: recordId(3), nom: "JOLI", pere: { id: recordId(2) } },
+      { id: recordId(4), nom: "JOLI", mere: { id: recordId(3) } },
+      { id: recordId(5), nom: "Éclair du Joli", pere: { id: recordId(3) } }
+    ])
+    const s = suggest(data, "jo", 10)
+    // JOLI (row 3) has 2 products, JOLI CŒUR 1; then by folded name: ECLAIR DU JOLI < JOLI.
+    expect(s.map((x) => x.row)).toEqual([1, 3, 2, 5, 4, 0])
+    expect(s.map((x) => x.score)).toEqual([1, 0.5, 0.5, 0.5, 0.5, 0.4])
+    expect(suggest(data, "joli", 10).map((x) => x.row)).toEqual([3, 2, 5, 4, 0])
+    expect(suggest(data, "du jol", 2).map((x) => x.row)).toEqual([5])
+    expect(suggest(data, "eclair d", 10)).toEqual([{ row: 5, score: 0.5 }])
+    expect(suggest(data, "zzz jo", 10)).toEqual([])
+    expect(suggest(data, " - ", 10)).toEqual([])
+  })
+
+  it("validates q and clamps limite", () => {
+    expect(Result.isFailure(checkQ(undefined))).toBe(true)
+    const blank = checkQ("   ")
+    expect(Result.isFailure(blank) && blank.failure.parametre).toBe("q")
+    expect(checkQ(" a")).toEqual(Result.succeed(" a"))
+    expect(clampSuggestLimite(undefined)).toBe(10)
+    expect(clampSuggestLimite(0)).toBe(1)
+    expect(clampSuggestLimite(1000)).toBe(100)
+  })
+})
+
+describe("suggest cost (regression: bounded by limite, not by the matches)", () => {
+  const records = syntheticRecords(60000, 11)
+  const data = buildDataset(records)
+  const rows = naiveRows(records)
+
+  it("reads about limite postings for one-letter and short queries", () => {
+    let large = 0
+    for (const q of ["A", "M", "S", "Z", "JO", "STAR", "r"]) {
+      const ranked = naiveRanked(rows, q)
+      const matches = ranked.length
+      if (matches > 1000) large++
+      for (const limite of [1, 10, 100]) {
+        const stats: SuggestStats = { strategy: "", visited: 0, tokens: 0 }
+        const got = suggest(data, q, limite, stats)
+        expect(got).toEqual(ranked.slice(0, limite))
+        expect(stats.strategy).toBe("prefix")
+        expect(stats.visited).toBeLessThanOrEqual(4 * limite + 16)
+        if (matches > 4 * limite + 16) expect(stats.visited).toBeLessThan(matches)
+      }
+    }
+    expect(large).toBeGreaterThan(3)
+  })
+
+  it("keeps multi-word queries correct on both drivers", () => {
+    const strategies = new Set<string>()
+    for (const q of ["A ba", "STAR A", "LOLO RI", "ALUS M", "A A"]) {
+      const stats: SuggestStats = { strategy: "", visited: 0, tokens: 0 }
+      expect(suggest(data, q, 10, stats)).toEqual(naiveSuggest(rows, q, 10))
+      strategies.add(stats.strategy)
+    }
+    expect([...strategies].sort()).toEqual(["exact-word", "prefix"])
+  })
+})
