@@ -1,36 +1,73 @@
 import { Dataset, type DatasetData, DatasetBuilder } from "@equides/domain"
 import { Effect, Layer } from "effect"
+import { type Stats } from "node:fs"
 import { stat } from "node:fs/promises"
 import { basename } from "node:path"
 import { fileURLToPath } from "node:url"
+import { readSnapshot, writeSnapshot } from "../snapshot/Snapshot.ts"
+import type { SnapshotError } from "../snapshot/SnapshotError.ts"
 import { readSource, type ReadProgress } from "../source/readSource.ts"
 import { SourceError } from "../source/SourceError.ts"
 
 /** The embedded sample extract that `npm start` serves when no file is given. */
 export const SAMPLE_FILE = fileURLToPath(new URL("../../sample/equides-sample.jsonl.gz", import.meta.url))
 
+/** Where the snapshot of a source file is looked for, and written by default. */
+export const SNAPSHOT_SUFFIX = ".snapshot"
+export const snapshotPathOf = (source: string): string => source + SNAPSHOT_SUFFIX
+
 export interface LoadOptions {
   readonly onProgress?: (progress: ReadProgress) => void
 }
+
+const statOf = (path: string): Effect.Effect<Stats, SourceError> =>
+  Effect.tryPromise({
+    try: () => stat(path),
+    catch: (cause) => new SourceError({ file: path, reason: cause instanceof Error ? cause.message : String(cause) })
+  })
 
 /**
  * Reads an extract and builds its Dataset. `ingere_le` is the file's modification time: it
  * dates the extract itself, so it stays the same across restarts on the same file.
  */
-export const loadDataset = Effect.fn("loadDataset")(function*(path: string, options: LoadOptions = {}) {
+export const ingestSource = Effect.fn("ingestSource")(function*(path: string, options: LoadOptions = {}) {
+  const before = yield* statOf(path)
   const builder = new DatasetBuilder()
   const info = yield* readSource(path, (record, line) => builder.add(record, line), options)
-  const modified = yield* Effect.tryPromise({
-    try: () => stat(path),
-    catch: (cause) => new SourceError({ file: path, reason: String(cause) })
-  })
   const data: DatasetData = builder.finish({
     file: basename(path),
     fingerprint: info.fingerprint,
     bytes: info.bytes,
     lines: info.lines,
-    ingestedAt: modified.mtime.toISOString()
+    ingestedAt: before.mtime.toISOString()
   })
+  return { data, source: before }
+})
+
+/**
+ * The Dataset of a source file: from its snapshot (`FILE.snapshot`) when one exists and was
+ * written from this very file (same size and modification time, same format and shape, intact),
+ * else by ingesting the file. A snapshot that is refused is reported and never served.
+ */
+export const loadDataset = Effect.fn("loadDataset")(function*(path: string, options: LoadOptions = {}) {
+  const source = yield* statOf(path)
+  const snapshot = snapshotPathOf(path)
+  const hasSnapshot = yield* Effect.promise(() => stat(snapshot).then(() => true, () => false))
+  if (hasSnapshot) {
+    const fromSnapshot = yield* readSnapshot(snapshot, { size: source.size, mtimeMs: source.mtimeMs }).pipe(
+      Effect.map((data): DatasetData | undefined => data),
+      Effect.catch((error: SnapshotError) => Effect.as(Effect.logWarning(`snapshot refused, loading the source: ${error.message}`), undefined))
+    )
+    if (fromSnapshot !== undefined) return fromSnapshot
+  }
+  const { data } = yield* ingestSource(path, options)
+  return data
+})
+
+/** Ingests a source file and writes its snapshot; answers the Dataset. */
+export const snapshotSource = Effect.fn("snapshotSource")(function*(path: string, out: string, options: LoadOptions = {}) {
+  const { data, source } = yield* ingestSource(path, options)
+  yield* writeSnapshot(data, out, { size: source.size, mtimeMs: source.mtimeMs })
   return data
 })
 
