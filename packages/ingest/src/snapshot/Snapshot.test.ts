@@ -7,7 +7,7 @@ import { readFile, stat, truncate, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 // The domain's shared arbitraries are not exported by its package (fast-check is a dev dependency).
-import { recordsArbitrary as sharedRecordsArbitrary } from "../../../domain/src/testing/arbitraries.ts"
+import { recordsArbitrary as sharedRecordsArbitrary } from "@equides/domain/testing"
 import { collectLeaves } from "./shape.ts"
 import { readSnapshot, readSnapshotTree, SNAPSHOT_FORMAT_VERSION, writeSnapshot } from "./Snapshot.ts"
 import type { SnapshotError } from "./SnapshotError.ts"
