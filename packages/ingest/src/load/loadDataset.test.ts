@@ -62,6 +62,18 @@ describe("loadDataset", () => {
       expect(loaded.nom.bytes.buffer).not.toBe(loaded.ids.buffer)
     }))
 
+  it.effect("stops at a duplicate id, naming the file, the line and the first occurrence", () =>
+    Effect.gen(function*() {
+      const file = yield* freshCopy
+      const text = yield* Effect.promise(() => readFile(file, "utf8"))
+      const first = text.split("\n")[0]
+      yield* Effect.promise(() => writeFile(file, `${text.trimEnd()}\n${first}\n`))
+      const error = yield* Effect.flip(loadDataset(file))
+      expect(error.file).toBe(file)
+      expect(error.line).toBe(14)
+      expect(error.reason).toMatch(/^duplicate id zIk8Wf-4LWzeuwrEolg0DQ \(first seen on line 1\)$/)
+    }))
+
   it.effect("names the file when it is missing", () =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(loadDataset("/nonexistent/extract.jsonl"))
