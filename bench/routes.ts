@@ -123,9 +123,13 @@ export const SEARCH_ONE_LETTER: Route = { name: "search, one letter", path: "/v1
 
 const query = (params: Record<string, string>): string => `?${new URLSearchParams(params)}`.replaceAll("+", "%20")
 
-/** The ETag of `path`, for the revalidation route, or undefined when the server sends none. */
+/**
+ * The ETag of `path`, for the revalidation route, or undefined when the server sends none. The
+ * ETag depends on the negotiated coding, and fetch asks for gzip by itself while autocannon sends
+ * no Accept-Encoding: ask for the identity representation, the one autocannon revalidates.
+ */
 const etagOf = async (baseUrl: string, path: string): Promise<string | undefined> => {
-  const response = await fetch(baseUrl + path)
+  const response = await fetch(baseUrl + path, { headers: { "accept-encoding": "identity" } })
   await response.body?.cancel()
   return response.headers.get("etag") ?? undefined
 }

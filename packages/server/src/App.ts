@@ -1,7 +1,7 @@
 /**
  * The application: the HttpApi routes with their handlers and middleware, the documentation page
- * and the request pipeline. It needs a `Dataset` and the platform's HTTP services; `main.ts`
- * serves it over Node, tests over a test server.
+ * and the request pipeline. It needs a `Dataset`, the `Settings`, the `Telemetry` registry and the
+ * platform's HTTP services; `main.ts` serves it over Node, tests over a test server.
  */
 import { Api } from "@equides/domain"
 import { Layer } from "effect"
@@ -16,17 +16,27 @@ import { DisponibiliteLive, QuotaLive } from "./middleware/availability.ts"
 import { ValidationLive } from "./middleware/validation.ts"
 import { PipelineLive } from "./pipeline.ts"
 
-/** The handlers of every group, with the API middleware they apply (resolved when routes are built). */
-export const HandlersLive = Layer.mergeAll(
-  ServiceHandlers,
-  EquidesHandlers,
-  SearchHandlers,
-  ReferentielsHandlers,
-  StatsHandlers
-).pipe(Layer.provide([ValidationLive, QuotaLive, DisponibiliteLive]))
+/**
+ * The handlers of every group, with the API middleware they apply (resolved when routes are built).
+ * `stats` can be replaced (tests inject slow or counting handlers through it).
+ */
+export const makeHandlers = (stats: typeof StatsHandlers = StatsHandlers) =>
+  Layer.mergeAll(
+    ServiceHandlers,
+    EquidesHandlers,
+    SearchHandlers,
+    ReferentielsHandlers,
+    stats
+  ).pipe(Layer.provide([ValidationLive, QuotaLive, DisponibiliteLive]))
+
+export const HandlersLive = makeHandlers()
+
+/** The whole application over the given handlers of the `stats` group. */
+export const makeApp = (stats: typeof StatsHandlers = StatsHandlers) =>
+  Layer.mergeAll(HttpApiBuilder.layer(Api).pipe(Layer.provide(makeHandlers(stats))), DocumentationRoute, PipelineLive)
 
 export const ApiLive = HttpApiBuilder.layer(Api).pipe(Layer.provide(HandlersLive))
 
-export const AppLive = Layer.mergeAll(ApiLive, DocumentationRoute, PipelineLive)
+export const AppLive = makeApp()
 
 export { ROUTER_CONFIG } from "./pipeline.ts"

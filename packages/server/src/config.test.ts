@@ -1,28 +1,98 @@
 import { assert, describe, it } from "@effect/vitest"
 import { SAMPLE_FILE } from "@equides/ingest"
 import { ConfigProvider, Effect } from "effect"
-import { serverConfig } from "./config.ts"
+import { IpNetwork } from "effect/net"
+import { DEFAULT_SETTINGS, serverConfig } from "./config.ts"
 
 const read = (env: Record<string, string>) =>
   serverConfig.parse(ConfigProvider.fromEnvRecord(env))
 
 describe("serverConfig", () => {
-  it.effect("defaults: 0.0.0.0:8080, the embedded sample", () =>
+  it.effect("defaults: design 4", () =>
     Effect.gen(function*() {
-      assert.deepStrictEqual(yield* read({}), { port: 8080, host: "0.0.0.0", dataFile: SAMPLE_FILE })
+      const config = yield* read({})
+      assert.deepStrictEqual(config, { ...DEFAULT_SETTINGS, dataFile: SAMPLE_FILE })
+      assert.include(config, {
+        port: 8080,
+        host: "0.0.0.0",
+        rateLimitRate: 50,
+        rateLimitBurst: 200,
+        maxConcurrency: 8,
+        requestTimeoutMs: 5000,
+        rateLimitStore: "memory",
+        logLevel: "Info"
+      })
+      assert.deepStrictEqual(config.metrics, { host: "127.0.0.1", port: 9464 })
+      assert.deepStrictEqual(config.trustedProxies, [])
     }))
 
-  it.effect("reads PORT, HOST and DATA_FILE", () =>
+  it.effect("reads every variable", () =>
     Effect.gen(function*() {
-      const config = yield* read({ PORT: "18080", HOST: "127.0.0.1", DATA_FILE: "/data/extract.jsonl.gz" })
-      assert.deepStrictEqual(config, { port: 18080, host: "127.0.0.1", dataFile: "/data/extract.jsonl.gz" })
+      const config = yield* read({
+        PORT: "18080",
+        HOST: "127.0.0.1",
+        DATA_FILE: "/data/extract.jsonl.gz",
+        METRICS_HOST: "0.0.0.0",
+        METRICS_PORT: "0",
+        TRUSTED_PROXIES: "10.0.0.1, 192.168.0.0/16,::1",
+        RATE_LIMIT_RATE: "0",
+        RATE_LIMIT_BURST: "10",
+        RATE_LIMIT_STORE: "memory",
+        MAX_CONCURRENCY: "2",
+        REQUEST_TIMEOUT_MS: "250",
+        RESPONSE_CACHE_MB: "0",
+        LOG_LEVEL: "debug"
+      })
+      assert.include(config, {
+        port: 18080,
+        host: "127.0.0.1",
+        dataFile: "/data/extract.jsonl.gz",
+        rateLimitRate: 0,
+        rateLimitBurst: 10,
+        maxConcurrency: 2,
+        requestTimeoutMs: 250,
+        responseCacheBytes: 0,
+        logLevel: "Debug"
+      })
+      assert.deepStrictEqual(config.metrics, { host: "0.0.0.0", port: 0 })
+      assert.deepStrictEqual(config.trustedProxies.map(IpNetwork.format), ["10.0.0.1/32", "192.168.0.0/16", "::1/128"])
+    }))
+
+  it.effect("METRICS_PORT=off turns the telemetry listener off", () =>
+    Effect.gen(function*() {
+      assert.isUndefined((yield* read({ METRICS_PORT: "off" })).metrics)
     }))
 
   it.effect("an invalid value fails, naming the variable", () =>
     Effect.gen(function*() {
-      for (const env of [{ PORT: "abc" }, { PORT: "70000" }, { PORT: "0" }]) {
+      const cases: ReadonlyArray<Record<string, string>> = [
+        { PORT: "abc" },
+        { PORT: "70000" },
+        { PORT: "0" },
+        { METRICS_PORT: "-1" },
+        { METRICS_PORT: "http" },
+        { TRUSTED_PROXIES: "10.0.0.1,proxy.local" },
+        { TRUSTED_PROXIES: "10.0.0.0/33" },
+        { RATE_LIMIT_RATE: "-5" },
+        { RATE_LIMIT_RATE: "many" },
+        { RATE_LIMIT_BURST: "0" },
+        { RATE_LIMIT_BURST: "1.5" },
+        { RATE_LIMIT_STORE: "redis://localhost:6379" },
+        { RATE_LIMIT_STORE: "disk" },
+        { MAX_CONCURRENCY: "0" },
+        { REQUEST_TIMEOUT_MS: "soon" },
+        { RESPONSE_CACHE_MB: "-1" },
+        { LOG_LEVEL: "verbose" }
+      ]
+      for (const env of cases) {
         const error = yield* Effect.flip(read(env))
-        assert.include(String(error), "PORT")
+        assert.include(String(error), Object.keys(env)[0], JSON.stringify(env))
       }
+    }))
+
+  it.effect("a Redis store is refused with a message saying it is not implemented", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(read({ RATE_LIMIT_STORE: "redis://cache:6379" }))
+      assert.include(String(error), "pas implémenté")
     }))
 })

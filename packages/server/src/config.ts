@@ -1,19 +1,133 @@
 /**
  * Server configuration, read from the environment through `Config` (design 4). An invalid value
- * stops the start with a message naming the variable.
+ * stops the start with a message naming the variable. Every variable is documented in the README's
+ * configuration table.
  */
 import { SAMPLE_FILE } from "@equides/ingest"
-import { Config, Option } from "effect"
+import { Config, Context, Layer, type LogLevel, Option, Result, Schema } from "effect"
+import { IpNetwork, NetAddress } from "effect/net"
 
-export interface ServerConfig {
+export interface ServerSettings {
   readonly port: number
   readonly host: string
   /** The extract to serve: `DATA_FILE`, or the embedded sample when unset. */
   readonly dataFile: string
+  /** The private telemetry listener; undefined when `METRICS_PORT=off`. */
+  readonly metrics: { readonly host: string; readonly port: number } | undefined
+  /** Peers whose `X-Forwarded-For` is honoured (`TRUSTED_PROXIES`: IPs or CIDR prefixes). */
+  readonly trustedProxies: ReadonlyArray<IpNetwork.IpNetwork>
+  /** Quota refill, units per second per caller; 0 turns the quota off. */
+  readonly rateLimitRate: number
+  /** Quota burst: the bucket's capacity, in units. */
+  readonly rateLimitBurst: number
+  /** Only `memory` is implemented (see `RATE_LIMIT_STORE` in the README). */
+  readonly rateLimitStore: "memory"
+  readonly maxConcurrency: number
+  /** Wait + run budget of a request. */
+  readonly requestTimeoutMs: number
+  /** Bytes of responses kept by ETag (compressed or not); 0 turns the cache off. */
+  readonly responseCacheBytes: number
+  readonly logLevel: LogLevel.LogLevel
 }
 
-export const serverConfig: Config.Config<ServerConfig> = Config.all({
-  port: Config.Port("PORT").pipe(Config.withDefault(8080)),
-  host: Config.NonEmptyString("HOST").pipe(Config.withDefault("0.0.0.0")),
-  dataFile: Config.option(Config.NonEmptyString("DATA_FILE"))
-}).pipe(Config.map(({ dataFile, host, port }) => ({ port, host, dataFile: Option.getOrElse(dataFile, () => SAMPLE_FILE) })))
+/** The defaults of design 4 (the data file aside). */
+export const DEFAULT_SETTINGS: Omit<ServerSettings, "dataFile"> = {
+  port: 8080,
+  host: "0.0.0.0",
+  metrics: { host: "127.0.0.1", port: 9464 },
+  trustedProxies: [],
+  rateLimitRate: 50,
+  rateLimitBurst: 200,
+  rateLimitStore: "memory",
+  maxConcurrency: 8,
+  requestTimeoutMs: 5000,
+  responseCacheBytes: 64 * 1024 * 1024,
+  logLevel: "Info"
+}
+
+/**
+ * A variable parsed by `parse` (a value, or the message saying what is expected): a refused value
+ * fails with a `ConfigError` naming the variable, a missing one takes `fallback`.
+ */
+const variable = <A>(name: string, fallback: A, parse: (raw: string) => Result.Result<A, string>): Config.Config<A> =>
+  Config.schema(
+    Schema.String.check(Schema.makeFilter((raw: string) => {
+      const parsed = parse(raw.trim())
+      return Result.isSuccess(parsed) ? undefined : `${name} : ${parsed.failure} (reçu ${JSON.stringify(raw)})`
+    })),
+    name
+  ).pipe(
+    Config.map((raw) => Result.getOrThrow(parse(raw.trim()))),
+    Config.withDefault(fallback)
+  )
+
+const integer = (min: number, max: number) => (raw: string): Result.Result<number, string> =>
+  /^[0-9]+$/.test(raw) && Number(raw) >= min && Number(raw) <= max
+    ? Result.succeed(Number(raw))
+    : Result.fail(`entier attendu entre ${min} et ${max}`)
+
+const nonNegative = (raw: string): Result.Result<number, string> =>
+  /^[0-9]+(\.[0-9]+)?$/.test(raw) ? Result.succeed(Number(raw)) : Result.fail("nombre positif ou nul attendu")
+
+const metricsPort = (raw: string): Result.Result<number | undefined, string> =>
+  raw.toLowerCase() === "off" ? Result.succeed(undefined) : integer(0, 65535)(raw)
+
+/** IPs (`10.0.0.1`, `::1`) and CIDR prefixes (`10.0.0.0/8`), comma-separated. */
+export const parseTrustedProxies = (raw: string): Result.Result<ReadonlyArray<IpNetwork.IpNetwork>, string> => {
+  const networks: Array<IpNetwork.IpNetwork> = []
+  for (const item of raw.split(",").map((part) => part.trim()).filter((part) => part !== "")) {
+    const network = item.includes("/")
+      ? IpNetwork.fromString(item)
+      : Result.flatMap(NetAddress.ipFromString(item), (address) => {
+        const canonical = NetAddress.toCanonical(address)
+        return IpNetwork.fromAddress(canonical, NetAddress.width(canonical))
+      })
+    if (Result.isFailure(network)) return Result.fail(`adresse IP ou préfixe CIDR attendu, pas ${JSON.stringify(item)}`)
+    networks.push(network.success)
+  }
+  return Result.succeed(networks)
+}
+
+const store = (raw: string): Result.Result<"memory", string> =>
+  raw === "memory"
+    ? Result.succeed("memory")
+    : raw.startsWith("redis://") || raw.startsWith("rediss://")
+    ? Result.fail("le magasin Redis n'est pas implémenté : seule la valeur memory est admise")
+    : Result.fail("memory attendu")
+
+const LOG_LEVELS: ReadonlyArray<LogLevel.LogLevel> = ["All", "Fatal", "Error", "Warn", "Info", "Debug", "Trace", "None"]
+
+/** Case-insensitive (`info`, `INFO`, `Info`); `warning` is read as `Warn`. */
+const logLevel = (raw: string): Result.Result<LogLevel.LogLevel, string> => {
+  const wanted = raw.toLowerCase() === "warning" ? "warn" : raw.toLowerCase()
+  const level = LOG_LEVELS.find((candidate) => candidate.toLowerCase() === wanted)
+  return level === undefined ? Result.fail(`une valeur parmi ${LOG_LEVELS.join(", ")} attendue`) : Result.succeed(level)
+}
+
+export const serverConfig: Config.Config<ServerSettings> = Config.all({
+  port: Config.Port("PORT").pipe(Config.withDefault(DEFAULT_SETTINGS.port)),
+  host: Config.NonEmptyString("HOST").pipe(Config.withDefault(DEFAULT_SETTINGS.host)),
+  dataFile: Config.option(Config.NonEmptyString("DATA_FILE")),
+  metricsHost: Config.NonEmptyString("METRICS_HOST").pipe(Config.withDefault("127.0.0.1")),
+  metricsPort: variable<number | undefined>("METRICS_PORT", 9464, metricsPort),
+  trustedProxies: variable("TRUSTED_PROXIES", DEFAULT_SETTINGS.trustedProxies, parseTrustedProxies),
+  rateLimitRate: variable("RATE_LIMIT_RATE", DEFAULT_SETTINGS.rateLimitRate, nonNegative),
+  rateLimitBurst: variable("RATE_LIMIT_BURST", DEFAULT_SETTINGS.rateLimitBurst, integer(1, 1_000_000_000)),
+  rateLimitStore: variable("RATE_LIMIT_STORE", DEFAULT_SETTINGS.rateLimitStore, store),
+  maxConcurrency: variable("MAX_CONCURRENCY", DEFAULT_SETTINGS.maxConcurrency, integer(1, 100_000)),
+  requestTimeoutMs: variable("REQUEST_TIMEOUT_MS", DEFAULT_SETTINGS.requestTimeoutMs, integer(1, 3_600_000)),
+  responseCacheMb: variable("RESPONSE_CACHE_MB", DEFAULT_SETTINGS.responseCacheBytes / (1024 * 1024), integer(0, 1_000_000)),
+  logLevel: variable("LOG_LEVEL", DEFAULT_SETTINGS.logLevel, logLevel)
+}).pipe(Config.map(({ dataFile, metricsHost, metricsPort, responseCacheMb, ...rest }): ServerSettings => ({
+  ...rest,
+  dataFile: Option.getOrElse(dataFile, () => SAMPLE_FILE),
+  metrics: metricsPort === undefined ? undefined : { host: metricsHost, port: metricsPort },
+  responseCacheBytes: responseCacheMb * 1024 * 1024
+})))
+
+/** The settings as a service: the request pipeline and the listeners read them (`server.ts` provides them). */
+export class Settings extends Context.Service<Settings, ServerSettings>()("@equides/server/Settings") {}
+
+/** The defaults with some values replaced (tests). */
+export const settingsLayer = (overrides: Partial<ServerSettings> = {}): Layer.Layer<Settings> =>
+  Layer.succeed(Settings, { ...DEFAULT_SETTINGS, dataFile: SAMPLE_FILE, ...overrides })

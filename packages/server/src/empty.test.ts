@@ -16,7 +16,7 @@ const DATA_ROUTES = [
   "/v1/stats/repartition"
 ]
 
-layer(testServer(fromRecords([])))("no data loaded", (it) => {
+layer(testServer(fromRecords([]), { settings: { rateLimitRate: 50, rateLimitBurst: 200 } }))("no data loaded", (it) => {
   it.effect("the probes answer 503 with Sante indisponible and Retry-After", () =>
     Effect.gen(function*() {
       for (const path of ["/healthz", "/readyz"]) {
@@ -42,6 +42,29 @@ layer(testServer(fromRecords([])))("no data loaded", (it) => {
         assert.match(reply.headers["retry-after"], /^[1-9][0-9]*$/)
         assert.strictEqual(reply.headers["cache-control"], "no-store")
       }
+    }))
+
+  it.effect("503s carry no ETag, never turn into a 304, and keep the common headers", () =>
+    Effect.gen(function*() {
+      for (const path of ["/healthz", ...DATA_ROUTES]) {
+        for (const ifNoneMatch of [undefined, "*"]) {
+          const reply = yield* call(path, ifNoneMatch === undefined ? {} : { headers: { "if-none-match": ifNoneMatch } })
+          assert.strictEqual(reply.status, 503, path)
+          assert.strictEqual(reply.headers["cache-control"], "no-store", path)
+          assert.isUndefined(reply.headers["etag"], path)
+          assert.strictEqual(reply.headers["x-content-type-options"], "nosniff")
+          assert.strictEqual(reply.headers["access-control-allow-origin"], "*")
+          assert.strictEqual(reply.headers["vary"], "Accept-Encoding")
+          assert.strictEqual(reply.headers["ratelimit-policy"], "\"default\";q=200;w=4")
+        }
+      }
+    }))
+
+  it.effect("what still answers is cacheable as usual", () =>
+    Effect.gen(function*() {
+      const home = yield* call("/")
+      assert.match(home.headers["etag"], /^"[0-9a-f]{16}"$/)
+      assert.strictEqual((yield* call("/", { headers: { "if-none-match": home.headers["etag"] } })).status, 304)
     }))
 
   it.effect("discovery, description and documentation still answer", () =>

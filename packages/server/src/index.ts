@@ -1,3 +1,4 @@
-export { ApiLive, AppLive, HandlersLive } from "./App.ts"
-export { type ServerConfig, serverConfig } from "./config.ts"
+export { ApiLive, AppLive, HandlersLive, makeApp } from "./App.ts"
+export { DEFAULT_SETTINGS, serverConfig, type ServerSettings, Settings, settingsLayer } from "./config.ts"
 export { ServerLive } from "./server.ts"
+export { Telemetry } from "./telemetry.ts"

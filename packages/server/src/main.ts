@@ -1,6 +1,7 @@
-/** Entry point (`npm start`): serve until SIGINT/SIGTERM. */
-import { NodeRuntime } from "@effect/platform-node"
-import { Layer } from "effect"
-import { ServerLive } from "./server.ts"
+/**
+ * Entry point (`npm start`): serve until SIGINT/SIGTERM, then shut down gracefully and exit 0
+ * (see `server.ts`). A start that fails (invalid configuration, unreadable file) exits non-zero.
+ */
+import { runServer, ServerLive } from "./server.ts"
 
-Layer.launch(ServerLive).pipe(NodeRuntime.runMain)
+runServer(ServerLive)

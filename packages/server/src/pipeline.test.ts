@@ -1,14 +1,18 @@
 /** The request pipeline: problems for what no handler answers, JSON content type. */
 import { assert, describe, it } from "@effect/vitest"
+import { fromRecords } from "@equides/domain"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
+import { settingsLayer } from "./config.ts"
 import { PipelineLive, ROUTER_CONFIG } from "./pipeline.ts"
+import { Telemetry } from "./telemetry.ts"
+import { FAMILY } from "./testing.ts"
 
 const routes = Layer.mergeAll(
   HttpRouter.add("GET", "/boom", Effect.die(new Error("boom"))),
   HttpRouter.add("GET", "/json", Effect.succeed(HttpServerResponse.jsonUnsafe({ a: 1 }))),
   PipelineLive
-)
+).pipe(Layer.provide([settingsLayer({ rateLimitRate: 0, metrics: undefined }), Telemetry.layer, fromRecords(FAMILY)]))
 
 const fetchWith = (path: string, init?: RequestInit) =>
   Effect.acquireUseRelease(
@@ -18,7 +22,13 @@ const fetchWith = (path: string, init?: RequestInit) =>
     ({ handler }) =>
       Effect.promise(async () => {
         const response = await handler(new Request(`http://localhost${path}`, init))
-        return { status: response.status, type: response.headers.get("content-type"), body: await response.text() }
+        return {
+          status: response.status,
+          type: response.headers.get("content-type"),
+          cacheControl: response.headers.get("cache-control"),
+          etag: response.headers.get("etag"),
+          body: await response.text()
+        }
       }),
     ({ dispose }) => Effect.promise(dispose)
   )
@@ -30,6 +40,9 @@ describe("pipeline", () => {
       assert.strictEqual(reply.status, 500)
       assert.strictEqual(reply.type, "application/problem+json")
       assert.include(JSON.parse(reply.body), { status: 500, type: "about:blank" })
+      // A defect is not a representation: never stored by a cache.
+      assert.strictEqual(reply.cacheControl, "no-store")
+      assert.isNull(reply.etag)
     }))
 
   it.effect("JSON is served as application/json; charset=utf-8", () =>

@@ -1,26 +1,51 @@
 /**
- * The request pipeline: global router middleware that sees every request and can replace every
- * final response, matched route or not.
+ * The request pipeline (design 2, 3): ONE global router middleware that sees every request,
+ * matched route or not, and shapes every final response. One function rather than a stack of
+ * middleware layers: the order is read top to bottom below, and each request pays for one closure.
  *
- * Order, outermost first (design 2): request size check → quota (429) → `If-None-Match` (304) →
- * concurrency and deadline (503) → the router (HttpApi routes with their own middleware:
- * `Quota`, `Validation`, `Disponibilite`) → compression → response headers. The stages marked
- * "later" come with the caching/limits issue: insert each as its own `HttpRouter.middleware(…,
- * { global: true })` layer in `PipelineLive`, in that order (the first registered is outermost).
- * Metrics (requests by route and status, latency) wrap the whole, on the private listener's registry.
+ * Order, for a request:
+ *  1. route lookup on the path (the route template labels metrics and prices the quota);
+ *     `OPTIONS` on a served path → 204 preflight;
+ *  2. request size: over 64 parameters or 4096 bytes of query → 400 `parametre: "query"`;
+ *  3. validators: coding negotiated from `Accept-Encoding`, ETag computed (dataset fingerprint,
+ *     URI, coding, and for `GET /` the media type), `If-None-Match` compared;
+ *  4. quota (per caller): 1 unit when `If-None-Match` matched, else the URI's cost → 429;
+ *  5. 304 when `If-None-Match` matched — nothing executed;
+ *  6. response cache by ETag: a success already produced (compressed or not) is answered from memory;
+ *  7. concurrency and deadline → 503. Probes skip it (constant-time, they must stay responsive
+ *     under load) but pay the quota like any request (1 unit); 304s and cached answers never
+ *     reach it (nothing executes);
+ *  8. the router: `RouteProblems` (404/405/500 problems) around the HttpApi routes and their own
+ *     middleware (`Validation`, `Quota` declaration, `Disponibilite`: no data → 503);
+ *  9. response shaping: compression (then kept in the cache), `ETag` and `Cache-Control` (or
+ *     `no-store` for 429, 503 and 5xx), `Vary`, `nosniff`, `Referrer-Policy`, CORS,
+ *     `RateLimit-Policy` / `RateLimit`, JSON charset; metrics recorded; a debug log line.
  *
- * Here now:
- * - `RouteProblems`: unmatched path → 404 problem; a path served under another method → 405
- *   problem with `Allow`; a defect → 500 problem (logged), so that every error is
- *   `application/problem+json`;
- * - `ResponseHeaders`: `application/json; charset=utf-8`.
+ * Response shaping happens here, in the request's own fiber, outside the interruptible route: a
+ * request cut at its deadline is interrupted inside the route and answered 503 here.
  */
-import { Api, Introuvable, MethodeNonAdmise } from "@equides/domain"
-import { Cause, Effect, Layer } from "effect"
-import { FindMyWay, HttpRouter, HttpServerError, type HttpServerRequest, HttpServerResponse, ProblemDetails } from "effect/http"
+import { Api, Dataset, Introuvable, MethodeNonAdmise, ParametreInvalide, ServiceSurcharge, TropDeRequetes } from "@equides/domain"
+import { Cause, Clock, Context, Effect, type Fiber, LogLevel, References, type Types } from "effect"
+import {
+  FindMyWay,
+  HttpRouter,
+  HttpServerError,
+  HttpServerRequest,
+  HttpServerResponse,
+  ProblemDetails
+} from "effect/http"
 import { HttpApi } from "effect/http-api"
+import { Settings } from "./config.ts"
 import { DOCUMENTATION_ROUTE } from "./documentation.ts"
+import { compress, isCompressible, makeNegotiator, MIN_COMPRESSED_BYTES, type Negotiated } from "./middleware/compression.ts"
+import { Gate, type Waiter, watchdogTick } from "./middleware/concurrency.ts"
+import { ifNoneMatchMatches, makeEtagger } from "./middleware/conditional.ts"
+import { costOf, makeCallerKey, type QuotaState, rateLimitPolicy, rateLimitValue, TokenBuckets } from "./middleware/quota.ts"
+import { isOversized, MAX_QUERY_BYTES, MAX_QUERY_PARAMETERS, scanQuery } from "./middleware/requestSize.ts"
+import { ResponseCache } from "./middleware/responseCache.ts"
+import { prefersHtml } from "./negotiation.ts"
 import { problemResponse } from "./problems.ts"
+import { Telemetry, type UnavailableReason } from "./telemetry.ts"
 
 /**
  * The router's configuration. Paths are case-sensitive (the default is not): ids are, and one
@@ -28,18 +53,21 @@ import { problemResponse } from "./problems.ts"
  */
 export const ROUTER_CONFIG: Partial<FindMyWay.RouterConfig> = { caseSensitive: true }
 
-/** Every path the service serves (all with GET and HEAD). */
-const servedPaths = (): FindMyWay.Router<true> => {
-  const router = FindMyWay.make<true>(ROUTER_CONFIG)
+/** Every path the service serves (all with GET and HEAD), each mapped to its route template. */
+const routeTemplates = (): FindMyWay.Router<string> => {
+  const router = FindMyWay.make<string>(ROUTER_CONFIG)
   HttpApi.reflect(Api, {
     onGroup: () => {},
-    onEndpoint: ({ endpoint }) => router.on("GET", endpoint.path as HttpRouter.PathInput, true)
+    onEndpoint: ({ endpoint }) => router.on("GET", endpoint.path as HttpRouter.PathInput, endpoint.path)
   })
-  router.on("GET", DOCUMENTATION_ROUTE, true)
+  router.on("GET", DOCUMENTATION_ROUTE, DOCUMENTATION_ROUTE)
   return router
 }
 
 const ALLOWED = "GET, HEAD"
+
+// -----------------------------------------------------------------------------
+// RouteProblems: what no handler answers, as problems
 
 const routeNotFound = new Introuvable({
   detail: "Aucune route ne correspond à ce chemin.",
@@ -54,7 +82,7 @@ const internalError = ProblemDetails.toResponse({
   detail: "Erreur interne du service."
 })
 
-const unmatched = (paths: FindMyWay.Router<true>, request: HttpServerRequest.HttpServerRequest) =>
+const unmatched = (paths: FindMyWay.Router<string>, request: HttpServerRequest.HttpServerRequest) =>
   request.method !== "GET" && request.method !== "HEAD" && paths.find("GET", request.url) !== undefined
     ? problemResponse(
       new MethodeNonAdmise({
@@ -65,36 +93,318 @@ const unmatched = (paths: FindMyWay.Router<true>, request: HttpServerRequest.Htt
     )
     : problemResponse(routeNotFound)
 
-export const RouteProblems = HttpRouter.middleware(
-  Effect.sync(() => {
-    const paths = servedPaths()
-    return (httpEffect) =>
-      Effect.catchCause(httpEffect, (cause) => {
-        if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
-        const error = Cause.findErrorOption(cause)
-        if (
-          error._tag === "Some" && HttpServerError.isHttpServerError(error.value) &&
-          error.value.reason._tag === "RouteNotFound"
-        ) {
-          return unmatched(paths, error.value.request)
-        }
-        return Effect.as(Effect.logError("Erreur interne", cause), internalError)
-      })
-  }),
-  { global: true }
-)
+/**
+ * Unmatched path → 404 problem; a path served under another method → 405 problem with `Allow`;
+ * a defect → 500 problem (logged). Interruptions pass through (client gone, or deadline).
+ */
+const routeProblems = (paths: FindMyWay.Router<string>) => <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+  Effect.catchCause(app, (cause) => {
+    if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+    const error = Cause.findErrorOption(cause)
+    if (
+      error._tag === "Some" && HttpServerError.isHttpServerError(error.value) &&
+      error.value.reason._tag === "RouteNotFound"
+    ) {
+      return unmatched(paths, error.value.request)
+    }
+    return Effect.as(Effect.logError("Erreur interne", cause), internalError)
+  })
+
+// -----------------------------------------------------------------------------
+// The contract
+
+export const CACHE_POLICY = "public, max-age=3600, stale-while-revalidate=86400"
+export const EXPOSED_HEADERS = "ETag, Retry-After, RateLimit, RateLimit-Policy"
+
+export const COMMON_HEADERS: Readonly<Record<string, string>> = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": EXPOSED_HEADERS
+}
 
 const JSON_TYPE = "application/json"
 const JSON_UTF8 = "application/json; charset=utf-8"
 
-export const ResponseHeaders = HttpRouter.middleware(
-  (httpEffect) =>
-    Effect.map(httpEffect, (response) =>
-      response.headers["content-type"] === JSON_TYPE
-        ? HttpServerResponse.setHeader(response, "content-type", JSON_UTF8)
-        : response),
-  { global: true }
-)
+const PROBES = new Set(["/healthz", "/readyz"])
 
-/** The global stages, outermost first. */
-export const PipelineLive = Layer.mergeAll(ResponseHeaders, RouteProblems)
+const isDebug = (level: LogLevel.LogLevel): boolean => LogLevel.isGreaterThanOrEqualTo("Debug", level)
+
+/** What the pipeline learnt about a request before the response. */
+interface Exchange {
+  readonly started: number
+  readonly method: string
+  readonly url: string
+  readonly label: string
+  readonly vary: string
+  readonly negotiated: Negotiated
+  etag: string | undefined
+  quota: QuotaState | undefined
+}
+
+type Response = HttpServerResponse.HttpServerResponse
+
+/** The router's effect, as global middleware receives it. */
+type App = Effect.Effect<Response, Types.unhandled>
+
+const Contract = Effect.gen(function*() {
+  const settings = yield* Settings
+  const data = yield* Dataset
+  const registry = yield* Telemetry
+  const debug = isDebug(yield* References.MinimumLogLevel)
+
+  const templates = routeTemplates()
+  const problems = routeProblems(templates)
+  const etagOf = makeEtagger(data.provenance.fingerprint, data.provenance.ingestedAt)
+  const negotiate = makeNegotiator()
+  const callerKey = makeCallerKey(settings.trustedProxies)
+  const quota = settings.rateLimitRate > 0 ? new TokenBuckets(settings.rateLimitRate, settings.rateLimitBurst) : undefined
+  const policy = quota === undefined ? undefined : rateLimitPolicy(settings.rateLimitRate, settings.rateLimitBurst)
+  const hasData = data.size > 0
+  const cache = new ResponseCache(settings.responseCacheBytes)
+  const gate = new Gate(settings.maxConcurrency, settings.maxConcurrency * 64)
+  const timeoutMs = settings.requestTimeoutMs
+  const overloadRetryAfter = String(Math.max(1, Math.ceil(timeoutMs / 1000)))
+
+  registry.datasetRows = data.size
+  registry.gauge("equides_requests_in_flight", "Requests executing (holding a concurrency slot).", () => gate.running)
+  registry.gauge("equides_requests_queued", "Requests waiting for a concurrency slot.", () => gate.queued)
+  registry.gauge("equides_response_cache_bytes", "Bytes held by the response cache.", () => cache.bytes)
+  registry.gauge("equides_response_cache_entries", "Responses held by the response cache.", () => cache.size)
+  registry.counter("equides_response_cache_hits_total", "Requests answered from the response cache.", () => cache.hits)
+  registry.gauge("equides_rate_limit_callers", "Callers whose quota bucket is not full (tracked in memory).", () => quota?.size ?? 0)
+
+  // The watchdog (see middleware/concurrency.ts): one fiber for every deadline, on Effect's Clock.
+  const tick = watchdogTick(timeoutMs)
+  yield* Effect.forkScoped(Effect.forever(
+    Effect.flatMap(Effect.sleep(tick), () => Effect.clockWith((clock) => Effect.sync(() => gate.sweep(clock.currentTimeMillisUnsafe()))))
+  ))
+
+  // Problems with a constant body, rendered once.
+  const tooMany = yield* problemResponse(
+    new TropDeRequetes({ detail: "Le quota de requêtes de cette adresse est épuisé : réessayer après le délai de Retry-After." })
+  )
+  const overloaded = yield* problemResponse(
+    new ServiceSurcharge({
+      detail: "Le service est saturé : la requête n'a pas pu être servie dans le délai imparti. Réessayer après le délai de Retry-After."
+    })
+  )
+  const oversized = yield* problemResponse(
+    new ParametreInvalide({
+      detail: `La requête dépasse les limites : au plus ${MAX_QUERY_PARAMETERS} paramètres et ${MAX_QUERY_BYTES} octets de chaîne de requête.`,
+      parametre: "query",
+      indice: `au plus ${MAX_QUERY_PARAMETERS} paramètres et ${MAX_QUERY_BYTES} octets après « ? »`
+    })
+  )
+
+  /** Headers every response gets, and the body compressed when it should be. */
+  const shape = (response: Response, exchange: Exchange): Response => {
+    const status = response.status
+    const noStore = status === 429 || status === 503 || status >= 500
+    const extra: Record<string, string> = { ...COMMON_HEADERS, vary: exchange.vary }
+    if (noStore) {
+      extra["cache-control"] = "no-store"
+    } else {
+      extra["cache-control"] = CACHE_POLICY
+      if (exchange.etag !== undefined) extra["etag"] = exchange.etag
+    }
+    const contentType = response.headers["content-type"]
+    if (contentType === JSON_TYPE) extra["content-type"] = JSON_UTF8
+    if (policy !== undefined) extra["ratelimit-policy"] = policy
+
+    const body = response.body
+    const { coding, identityRefused } = exchange.negotiated
+    if (
+      coding !== "identity" && body._tag === "Uint8Array" && status >= 200 && status !== 204 && status !== 304 &&
+      (body.contentLength >= MIN_COMPRESSED_BYTES || (identityRefused && body.contentLength > 0)) &&
+      isCompressible(contentType)
+    ) {
+      extra["content-encoding"] = coding
+      const { "content-length": _, "content-type": __, ...own } = response.headers
+      return HttpServerResponse.uint8Array(compress(coding, body.body), {
+        status,
+        headers: { ...own, ...extra },
+        contentType: extra["content-type"] ?? contentType ?? JSON_UTF8
+      })
+    }
+    return HttpServerResponse.setHeaders(response, extra)
+  }
+
+  /** The last step of every request: `RateLimit`, metrics, the debug line. */
+  const done = (response: Response, exchange: Exchange): Effect.Effect<Response> => {
+    const sent = exchange.quota === undefined
+      ? response
+      : HttpServerResponse.setHeader(response, "ratelimit", rateLimitValue(exchange.quota))
+    registry.record(exchange.label, sent.status, (performance.now() - exchange.started) / 1000)
+    if (!debug) return Effect.succeed(sent)
+    return Effect.as(
+      Effect.logDebug("Requête servie").pipe(Effect.annotateLogs({
+        "http.method": exchange.method,
+        "http.url": exchange.url,
+        "http.route": exchange.label,
+        "http.status": sent.status,
+        "http.ms": Math.round((performance.now() - exchange.started) * 100) / 100
+      })),
+      sent
+    )
+  }
+
+  /** Shaped, kept in the cache when it is a representation worth keeping, then done. */
+  const respond = (response: Response, exchange: Exchange): Effect.Effect<Response> => {
+    // A 503 from the routes themselves: no data loaded (probes and data routes).
+    if (response.status === 503) registry.recordUnavailable("no_data")
+    const shaped = shape(response, exchange)
+    const body = shaped.body
+    // Successes only: an error is cheap to recompute, and random URIs must not churn the cache.
+    if (exchange.etag !== undefined && cache.enabled && shaped.status >= 200 && shaped.status < 300 && body._tag === "Uint8Array") {
+      cache.set(exchange.etag, shaped, body.contentLength)
+    }
+    return done(shaped, exchange)
+  }
+
+  /**
+   * A 304 keeps the headers of the 200 it stands for that RFC 9110 (15.4.5) lists (ETag,
+   * Cache-Control, Vary) plus those every response carries; no representation metadata. Built in
+   * one go: this is the hottest path.
+   */
+  const notModifiedResponse = (vary: string, etag: string): Response => {
+    const headers: Record<string, string> = { ...COMMON_HEADERS, vary, "cache-control": CACHE_POLICY, etag }
+    if (policy !== undefined) headers["ratelimit-policy"] = policy
+    return HttpServerResponse.empty({ status: 304, headers })
+  }
+
+  const unavailable = (reason: UnavailableReason, exchange: Exchange): Effect.Effect<Response> => {
+    registry.recordUnavailable(reason)
+    return done(shape(HttpServerResponse.setHeader(overloaded, "retry-after", overloadRetryAfter), exchange), exchange)
+  }
+
+  const preflight = (request: HttpServerRequest.HttpServerRequest): Response => {
+    const requested = request.headers["access-control-request-headers"]
+    return HttpServerResponse.empty({
+      status: 204,
+      headers: {
+        allow: `${ALLOWED}, OPTIONS`,
+        "access-control-allow-methods": ALLOWED,
+        "access-control-max-age": "86400",
+        ...(requested === undefined ? {} : { "access-control-allow-headers": requested })
+      }
+    })
+  }
+
+  return (app: App): Effect.Effect<Response, Types.unhandled, HttpServerRequest.HttpServerRequest> => {
+    const routed = problems(app)
+
+    /** Runs the route holding a slot; the watchdog may interrupt it at its deadline. */
+    const run = (fiber: Fiber.Fiber<unknown, unknown>, exchange: Exchange, deadline: number) => {
+      const ticket = { fiber, deadline, timedOut: false }
+      gate.startRun(ticket)
+      return Effect.matchCauseEffect(routed, {
+        onSuccess: (response) => {
+          gate.endRun(ticket)
+          gate.leave()
+          return respond(response, exchange)
+        },
+        onFailure: (cause) => {
+          gate.endRun(ticket)
+          gate.leave()
+          return ticket.timedOut && Cause.hasInterrupts(cause) ? unavailable("run_timeout", exchange) : Effect.failCause(cause)
+        }
+      })
+    }
+
+    return Effect.withFiber((fiber) => {
+      const started = performance.now()
+      const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
+      const now = fiber.getRef(Clock.Clock).currentTimeMillisUnsafe()
+      const url = request.url
+      const method = request.method
+      const q = url.indexOf("?")
+      const route = templates.find("GET", q < 0 ? url : url.slice(0, q))?.handler
+      const exchange: Exchange = {
+        started,
+        method,
+        url,
+        label: route ?? "unmatched",
+        vary: route === "/" ? "Accept, Accept-Encoding" : "Accept-Encoding",
+        negotiated: negotiate(request.headers["accept-encoding"]),
+        etag: undefined,
+        quota: undefined
+      }
+      const key = quota === undefined ? "" : callerKey(request)
+
+      // 1. Preflight.
+      if (method === "OPTIONS" && route !== undefined) {
+        if (quota !== undefined) exchange.quota = quota.take(key, 1, now)
+        return respond(preflight(request), exchange)
+      }
+
+      // 2. Request size.
+      const scan = scanQuery(url)
+      const isRead = method === "GET" || method === "HEAD"
+      // With no data, probes and data routes answer 503: they have no representation to validate.
+      const representable = isRead && (hasData || route === undefined || !(route.startsWith("/v1/") || PROBES.has(route)))
+      if (representable) {
+        const variant = route === "/" && prefersHtml(request.headers["accept"]) ? "html" : ""
+        exchange.etag = etagOf(url, exchange.negotiated.coding, variant)
+      }
+      if (isOversized(scan)) {
+        if (quota !== undefined) exchange.quota = quota.peek(key, now)
+        return respond(oversized, exchange)
+      }
+
+      // 3.–5. Validators, quota, 304.
+      const ifNoneMatch = exchange.etag === undefined ? undefined : request.headers["if-none-match"]
+      const notModified = ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, exchange.etag!)
+      if (quota !== undefined) {
+        const state = quota.take(key, notModified ? 1 : costOf(route, scan, data), now)
+        exchange.quota = state
+        if (!state.allowed) {
+          return done(shape(HttpServerResponse.setHeader(tooMany, "retry-after", String(state.retryAfterSeconds)), exchange), exchange)
+        }
+      }
+      if (notModified) {
+        return done(notModifiedResponse(exchange.vary, exchange.etag!), exchange)
+      }
+
+      // 6. Response cache.
+      if (exchange.etag !== undefined && cache.enabled) {
+        const kept = cache.get(exchange.etag)
+        if (kept !== undefined) return done(kept, exchange)
+      }
+
+      // 7. Concurrency and deadline; probes go straight to the router.
+      if (route !== undefined && PROBES.has(route)) {
+        return Effect.flatMap(routed, (response) => respond(response, exchange))
+      }
+      const deadline = now + timeoutMs
+      if (gate.tryEnter()) return run(fiber, exchange, deadline)
+      // Slow path: wait in the queue (interruptible: a client that leaves gives up its place).
+      return Effect.interruptible(Effect.callback<"granted" | "expired" | "full">((resume) => {
+        const waiter: Waiter = {
+          deadline,
+          settled: false,
+          granted: false,
+          // Resumed in a microtask, not on the stack of the fiber that freed the slot.
+          resume: (granted) => queueMicrotask(() => resume(Effect.succeed(granted ? "granted" : "expired")))
+        }
+        if (!gate.enqueue(waiter)) return resume(Effect.succeed("full"))
+        return Effect.sync(() => gate.cancel(waiter))
+      })).pipe(
+        Effect.flatMap((outcome) => {
+          if (outcome === "full") return unavailable("queue_full", exchange)
+          if (outcome === "expired") return unavailable("queue_timeout", exchange)
+          if (fiber.getRef(Clock.Clock).currentTimeMillisUnsafe() >= deadline) {
+            gate.leave()
+            return unavailable("queue_timeout", exchange)
+          }
+          return run(fiber, exchange, deadline)
+        })
+      )
+    })
+  }
+})
+
+/** The pipeline as a global router middleware (sees every request, matched or not). */
+export const PipelineLive = HttpRouter.middleware(Contract, {
+  global: true
+})

@@ -1,30 +1,125 @@
 /**
  * The Node server: configuration, then the Dataset (loaded before anything listens), then the
- * listener serving the application.
+ * public listener serving the application, and the private telemetry listener.
+ *
+ * Shutdown (SIGTERM/SIGINT, see `main.ts`): the listener stops accepting, requests in flight are
+ * given `SHUTDOWN_GRACE` to finish (`NodeHttpServer`'s graceful shutdown: `server.close()`, idle
+ * keep-alive connections closed), then whatever is left is interrupted and the process exits 0.
  */
-import { NodeHttpServer } from "@effect/platform-node"
+import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Dataset } from "@equides/domain"
 import { datasetLayerFromFile } from "@equides/ingest"
-import { Context, Effect, Layer } from "effect"
+import { Cause, Context, Duration, Effect, Exit, Layer, References, Runtime } from "effect"
 import { HttpRouter } from "effect/http"
-import { createServer } from "node:http"
-import { AppLive, ROUTER_CONFIG } from "./App.ts"
-import { serverConfig } from "./config.ts"
+import { Server } from "node:http"
+import type { Duplex } from "node:stream"
+import { makeApp, ROUTER_CONFIG } from "./App.ts"
+import { serverConfig, Settings } from "./config.ts"
+import { MetricsListenerLive } from "./metrics.ts"
+import { StatsHandlers } from "./handlers/stats.ts"
+import { COMMON_HEADERS } from "./pipeline.ts"
+import { Telemetry } from "./telemetry.ts"
 
-export const ServerLive = Layer.unwrap(
+/** Time given to requests in flight at shutdown. */
+export const SHUTDOWN_GRACE = Duration.seconds(10)
+
+const REASONS: Readonly<Record<number, string>> = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" }
+
+/**
+ * A request Node's parser refuses never reaches the application (no request object exists): the
+ * answer is written on the socket. Node's own default is a bare status line; this one is a problem
+ * (`#erreur-requete-invalide`) with the headers every response carries. A request line and headers
+ * over `maxHeaderSize` (16 KiB: a 100 KB path, a huge header) → 431; a request too slow → 408;
+ * anything else unparsable → 400.
+ */
+export const answerClientError = (error: Error & { readonly code?: string }, socket: Duplex): void => {
+  // As Node does: no answer when the peer is gone or a response has started on this connection.
+  const inFlight = (socket as Duplex & { readonly _httpMessage?: { readonly headersSent?: boolean } })._httpMessage
+  if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent === true) {
+    socket.destroy()
+    return
+  }
+  const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400
+  const detail = status === 431
+    ? "La ligne de requête et les en-têtes dépassent la taille admise (16 Kio en tout)."
+    : status === 408
+    ? "La requête n'a pas été reçue à temps."
+    : "La requête est mal formée."
+  const body = JSON.stringify({ type: "/documentation#erreur-requete-invalide", title: "Requête invalide", status, detail })
+  const headers = {
+    "Content-Type": "application/problem+json",
+    "Content-Length": String(Buffer.byteLength(body)),
+    "Cache-Control": "no-store",
+    ...COMMON_HEADERS,
+    Connection: "close"
+  }
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")
+  socket.end(`HTTP/1.1 ${status} ${REASONS[status]}\r\n${head}\r\n${body}`)
+}
+
+/**
+ * The public `node:http` server: Node's defaults (`maxHeaderSize` 16 KiB), problem answers for
+ * parse errors, and a close that does not wait for keep-alive: `close()` only drops the keep-alive
+ * connections idle at that moment, so a connection whose request was in flight would hold the
+ * shutdown until the client's keep-alive timeout. While closing, idle connections are dropped
+ * every 100 ms (nothing is added to the request path).
+ */
+class PublicServer extends Server {
+  override close(callback?: (error?: Error) => void): this {
+    const sweep = setInterval(() => this.closeIdleConnections(), 100)
+    sweep.unref()
+    this.once("close", () => clearInterval(sweep))
+    return super.close(callback)
+  }
+}
+
+export const makeNodeServer = (): Server => {
+  const server = new PublicServer()
+  server.on("clientError", answerClientError)
+  return server
+}
+
+/** The server over the given handlers of the `stats` group (the shutdown test injects slow ones). */
+export const makeServerLive = (stats: typeof StatsHandlers = StatsHandlers) =>
+  Layer.unwrap(
   Effect.gen(function*() {
-    const config = yield* serverConfig
-    yield* Effect.logInfo(`Chargement de ${config.dataFile}`)
+    const settings = yield* serverConfig
+    yield* Effect.logInfo(`Chargement de ${settings.dataFile}`)
     const started = Date.now()
-    const dataset = datasetLayerFromFile(config.dataFile).pipe(
+    const dataset = datasetLayerFromFile(settings.dataFile).pipe(
       Layer.tap((context) =>
-        Effect.logInfo(`${Context.get(context, Dataset).size} fiches chargées en ${((Date.now() - started) / 1000).toFixed(1)} s`)
+        Effect.gen(function*() {
+          const seconds = (Date.now() - started) / 1000
+          const registry = yield* Telemetry
+          registry.loadSeconds = seconds
+          yield* Effect.logInfo(`${Context.get(context, Dataset).size} fiches chargées en ${seconds.toFixed(1)} s`)
+        })
       )
     )
-    return HttpRouter.serve(AppLive, { routerConfig: ROUTER_CONFIG }).pipe(
-      Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
+    const api = HttpRouter.serve(makeApp(stats), { routerConfig: ROUTER_CONFIG, disableLogger: true }).pipe(
+      Layer.provide(NodeHttpServer.layer(makeNodeServer, {
+        port: settings.port,
+        host: settings.host,
+        gracefulShutdownTimeout: SHUTDOWN_GRACE
+      })),
       // Provided last, so built first: the listener opens only once the data is in memory.
       Layer.provide(dataset)
     )
+    return Layer.mergeAll(api, MetricsListenerLive).pipe(
+      Layer.provide(Layer.mergeAll(Layer.succeed(Settings, settings), Telemetry.layer)),
+      Layer.provide(Layer.succeed(References.MinimumLogLevel, settings.logLevel))
+    )
   })
 )
+
+export const ServerLive = makeServerLive()
+
+/** An interruption (the signal) is a normal end: 0, not the default 130. */
+const teardown: Runtime.Teardown = (exit, onExit) =>
+  Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
+
+/**
+ * Runs `server` as the process's main program until SIGINT/SIGTERM, then exits 0 once it has shut
+ * down; a start that fails (invalid configuration, unreadable file) exits non-zero.
+ */
+export const runServer = <E>(server: Layer.Layer<never, E>): void => Layer.launch(server).pipe(NodeRuntime.runMain({ teardown }))

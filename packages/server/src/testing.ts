@@ -4,10 +4,27 @@
  * Not exported by the package.
  */
 import { NodeHttpServer } from "@effect/platform-node"
-import { type Dataset, encodeId, type SourceRecord } from "@equides/domain"
-import { Effect, Layer } from "effect"
-import { HttpClient, HttpClientRequest, HttpRouter } from "effect/http"
-import { AppLive, ROUTER_CONFIG } from "./App.ts"
+import {
+  Api,
+  Dataset,
+  DEFAULT_REPARTITION_DIMENSION,
+  encodeId,
+  repartition,
+  resolveFilters,
+  select,
+  type SourceRecord,
+  stats
+} from "@equides/domain"
+import { type Duration, Effect, Layer } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { FetchHttpClient, HttpClient, HttpClientRequest, HttpRouter, HttpServer } from "effect/http"
+import { request as httpRequest } from "node:http"
+import { makeApp, ROUTER_CONFIG } from "./App.ts"
+import { type ServerSettings, settingsLayer } from "./config.ts"
+import { orRefuse } from "./handlers/query.ts"
+import type { StatsHandlers } from "./handlers/stats.ts"
+import { makeNodeServer } from "./server.ts"
+import { Telemetry } from "./telemetry.ts"
 
 /** A canonical id made from a small number (distinct numbers give distinct ids). */
 export const idN = (n: number): string => {
@@ -62,12 +79,39 @@ export const FAMILY: ReadonlyArray<SourceRecord> = [
 // -----------------------------------------------------------------------------
 // A test server over a given Dataset, and raw HTTP calls against it.
 
-/** The application on a real Node server (port 0), and an `HttpClient` aimed at it. */
-export const testServer = <E>(dataset: Layer.Layer<Dataset, E>) =>
-  HttpRouter.serve(AppLive, { disableLogger: true, disableListenLog: true, routerConfig: ROUTER_CONFIG }).pipe(
+/** The production Node server (`makeNodeServer`) on port 0, and a fetch `HttpClient` aimed at it. */
+const NodeTestServer = HttpServer.layerTestClient.pipe(
+  Layer.provide(
+    Layer.fresh(FetchHttpClient.layer).pipe(Layer.provide(Layer.succeed(FetchHttpClient.RequestInit)({ keepalive: false })))
+  ),
+  Layer.provideMerge(NodeHttpServer.layer(makeNodeServer, { port: 0 }))
+)
+
+/** Settings of the test servers: the defaults, quota off and no metrics listener unless a test says otherwise. */
+export const TEST_SETTINGS: Partial<ServerSettings> = { rateLimitRate: 0, metrics: undefined }
+
+export interface TestServerOptions {
+  readonly settings?: Partial<ServerSettings>
+  /** Handlers of the `stats` group to use instead of the real ones (slow or counting ones). */
+  readonly stats?: typeof StatsHandlers
+}
+
+/**
+ * The application on a real Node server (port 0), and an `HttpClient` aimed at it; `Settings` and
+ * the `Telemetry` registry are available to the tests too.
+ */
+export const testServer = <E>(dataset: Layer.Layer<Dataset, E>, options: TestServerOptions = {}) =>
+  HttpRouter.serve(makeApp(options.stats), { disableLogger: true, disableListenLog: true, routerConfig: ROUTER_CONFIG }).pipe(
     Layer.provide(dataset),
-    Layer.provideMerge(NodeHttpServer.layerTest)
+    Layer.provideMerge(Layer.mergeAll(settingsLayer({ ...TEST_SETTINGS, ...options.settings }), Telemetry.layer)),
+    Layer.provideMerge(NodeTestServer)
   )
+
+/** The test server's address (`http://127.0.0.1:<port>`), for raw calls. */
+export const serverUrl = Effect.map(HttpServer.HttpServer, (server) => {
+  const address = server.address
+  return address._tag === "UnixPathAddress" ? "" : `http://127.0.0.1:${address.port}`
+})
 
 export interface Reply {
   readonly status: number
@@ -93,3 +137,247 @@ export const call = (path: string, options: { readonly method?: "GET" | "HEAD" |
     const reply: Reply = { status: response.status, headers: response.headers as Record<string, string>, text, json }
     return reply
   }).pipe(Effect.orDie)
+
+export interface RawReply {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string | undefined>>
+  /** The body as sent (not decompressed). */
+  readonly body: Buffer
+}
+
+/**
+ * One request with `node:http` (no automatic decompression, any header, any path): what a
+ * client sees on the wire.
+ */
+export const rawCall = (
+  baseUrl: string,
+  path: string,
+  options: { readonly method?: string; readonly headers?: Record<string, string> } = {}
+) =>
+  Effect.callback<RawReply, Error>((resume) => {
+    const url = new URL(baseUrl)
+    const request = httpRequest({
+      host: url.hostname,
+      port: url.port,
+      path,
+      method: options.method ?? "GET",
+      headers: { connection: "close", ...options.headers },
+      agent: false
+    }, (response) => {
+      const chunks: Array<Buffer> = []
+      response.on("data", (chunk: Buffer) => chunks.push(chunk))
+      response.on("end", () => {
+        const headers: Record<string, string | undefined> = {}
+        for (const [name, value] of Object.entries(response.headers)) headers[name] = Array.isArray(value) ? value.join(", ") : value
+        resume(Effect.succeed({ status: response.statusCode ?? 0, headers, body: Buffer.concat(chunks) }))
+      })
+      response.on("error", (error) => resume(Effect.fail(error)))
+    })
+    request.on("error", (error) => resume(Effect.fail(error)))
+    request.end()
+  }).pipe(Effect.orDie)
+
+/** A raw call against the test server. */
+export const raw = (path: string, options: { readonly method?: string; readonly headers?: Record<string, string> } = {}) =>
+  Effect.flatMap(serverUrl, (base) => rawCall(base, path, options))
+
+
+// -----------------------------------------------------------------------------
+// Instrumented handlers of the `stats` group (counting, optionally slow)
+
+/** What the instrumented handlers saw: runs started and finished, in order (`global`, or `limite` of a repartition). */
+export interface StatsProbe {
+  started: number
+  finished: number
+  readonly order: Array<string>
+}
+
+export const makeProbe = (): StatsProbe => ({ started: 0, finished: 0, order: [] })
+
+/**
+ * The `stats` handlers, counting their runs in `probe` and, given a `delay`, sleeping that long
+ * (on Effect's clock: `TestClock` in tests) before answering.
+ */
+export const instrumentedStats = (probe: StatsProbe, delay?: Duration.Input): typeof StatsHandlers =>
+  HttpApiBuilder.group(
+    Api,
+    "stats",
+    Effect.fnUntraced(function*(handlers) {
+      const data = yield* Dataset
+      const instrumented = <A, E>(label: string, answer: Effect.Effect<A, E>) =>
+        Effect.suspend(() => {
+          probe.started++
+          probe.order.push(label)
+          const answered = delay === undefined ? answer : Effect.delay(answer, delay)
+          return Effect.map(answered, (value) => {
+            probe.finished++
+            return value
+          })
+        })
+      return handlers.handleAll({
+        global: () => instrumented("global", Effect.sync(() => stats(data))),
+        repartition: ({ query }) =>
+          instrumented(
+            String(query.limite),
+            Effect.flatMap(
+              orRefuse(resolveFilters(data, query)),
+              (filters) =>
+                orRefuse(repartition(data, select(data, filters), query.dimension ?? DEFAULT_REPARTITION_DIMENSION, query.limite))
+            )
+          )
+      })
+    })
+  )
+
+/** Waits `ms` of real time (tests whose Effect clock is a `TestClock`). */
+export const realSleep = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
+
+/** Polls `condition` in real time until it holds (fails after `timeoutMs`). */
+export const eventually = (condition: () => boolean, timeoutMs = 5000) =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + timeoutMs
+    while (!condition()) {
+      if (Date.now() > deadline) return yield* Effect.die(new Error("condition not met in time"))
+      yield* realSleep(5)
+    }
+  })
+
+// -----------------------------------------------------------------------------
+// A strict reader of the Prometheus text exposition format (0.0.4), for the telemetry tests
+
+export interface Sample {
+  readonly name: string
+  readonly labels: Readonly<Record<string, string>>
+  readonly value: number
+}
+
+export interface Exposition {
+  readonly types: ReadonlyMap<string, string>
+  readonly samples: ReadonlyArray<Sample>
+}
+
+const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/
+const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/
+const TYPES = new Set(["counter", "gauge", "histogram", "summary", "untyped"])
+
+const parseValue = (text: string, line: number): number => {
+  if (text === "NaN") return Number.NaN
+  if (text === "+Inf") return Infinity
+  if (text === "-Inf") return -Infinity
+  if (!/^[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$/.test(text)) throw new Error(`line ${line}: bad value ${text}`)
+  return Number(text)
+}
+
+const parseLabels = (text: string, line: number): Record<string, string> => {
+  const labels: Record<string, string> = {}
+  let i = 0
+  while (i < text.length) {
+    const eq = text.indexOf("=", i)
+    if (eq < 0) throw new Error(`line ${line}: label without value`)
+    const name = text.slice(i, eq)
+    if (!LABEL_NAME.test(name)) throw new Error(`line ${line}: bad label name ${name}`)
+    if (name in labels) throw new Error(`line ${line}: repeated label ${name}`)
+    if (text[eq + 1] !== "\"") throw new Error(`line ${line}: label value not quoted`)
+    let value = ""
+    let j = eq + 2
+    for (; j < text.length && text[j] !== "\""; j++) {
+      if (text[j] === "\\") {
+        const next = text[++j]
+        if (next === "n") value += "\n"
+        else if (next === "\\" || next === "\"") value += next
+        else throw new Error(`line ${line}: bad escape`)
+      } else if (text[j] === "\n") {
+        throw new Error(`line ${line}: raw newline in label`)
+      } else {
+        value += text[j]
+      }
+    }
+    if (j >= text.length) throw new Error(`line ${line}: unterminated label value`)
+    labels[name] = value
+    i = j + 1
+    if (i < text.length) {
+      if (text[i] !== ",") throw new Error(`line ${line}: expected a comma between labels`)
+      i++
+    }
+  }
+  return labels
+}
+
+const familyOf = (name: string, types: ReadonlyMap<string, string>): string => {
+  for (const suffix of ["_bucket", "_sum", "_count"]) {
+    const base = name.slice(0, -suffix.length)
+    if (name.endsWith(suffix) && (types.get(base) === "histogram" || types.get(base) === "summary")) return base
+  }
+  return name
+}
+
+/** Parses `text`, throwing on anything the format does not allow; also checks histogram consistency. */
+export const parsePrometheus = (text: string): Exposition => {
+  if (!text.endsWith("\n")) throw new Error("the exposition must end with a newline")
+  const types = new Map<string, string>()
+  const helps = new Set<string>()
+  const seenFamilies = new Set<string>()
+  const samples: Array<Sample> = []
+  const keys = new Set<string>()
+  const lines = text.slice(0, -1).split("\n")
+  lines.forEach((content, index) => {
+    const line = index + 1
+    if (content.startsWith("#")) {
+      const match = /^# (HELP|TYPE) (\S+) (.*)$/.exec(content)
+      if (match === null) throw new Error(`line ${line}: bad comment ${content}`)
+      const [, kind, name, rest] = match
+      if (!METRIC_NAME.test(name)) throw new Error(`line ${line}: bad metric name ${name}`)
+      if (kind === "TYPE") {
+        if (!TYPES.has(rest)) throw new Error(`line ${line}: bad type ${rest}`)
+        if (types.has(name)) throw new Error(`line ${line}: TYPE repeated for ${name}`)
+        if (seenFamilies.has(name)) throw new Error(`line ${line}: TYPE after samples of ${name}`)
+        types.set(name, rest)
+      } else {
+        if (helps.has(name)) throw new Error(`line ${line}: HELP repeated for ${name}`)
+        helps.add(name)
+      }
+      return
+    }
+    const match = /^([^\s{]+)(?:\{(.*)\})? (\S+)(?: (-?[0-9]+))?$/.exec(content)
+    if (match === null) throw new Error(`line ${line}: bad sample ${JSON.stringify(content)}`)
+    const [, name, labelText, valueText] = match
+    if (!METRIC_NAME.test(name)) throw new Error(`line ${line}: bad metric name ${name}`)
+    const labels = labelText === undefined ? {} : parseLabels(labelText, line)
+    const family = familyOf(name, types)
+    if (!types.has(family)) throw new Error(`line ${line}: no TYPE for ${family}`)
+    seenFamilies.add(family)
+    const key = `${name}${JSON.stringify(Object.entries(labels).sort())}`
+    if (keys.has(key)) throw new Error(`line ${line}: repeated sample ${key}`)
+    keys.add(key)
+    samples.push({ name, labels, value: parseValue(valueText, line) })
+  })
+  // Histograms: cumulative buckets, `+Inf` equal to `_count`.
+  for (const [family, type] of types) {
+    if (type !== "histogram") continue
+    const series = new Map<string, Array<Sample>>()
+    for (const sample of samples.filter((s) => s.name === `${family}_bucket`)) {
+      const { le, ...rest } = sample.labels
+      if (le === undefined) throw new Error(`${family}: bucket without le`)
+      const key = JSON.stringify(Object.entries(rest).sort())
+      series.set(key, [...(series.get(key) ?? []), sample])
+    }
+    for (const [key, buckets] of series) {
+      const sorted = [...buckets].sort((a, b) => parseValue(a.labels.le, 0) - parseValue(b.labels.le, 0))
+      for (let i = 1; i < sorted.length; i++) {
+        if (sorted[i].value < sorted[i - 1].value) throw new Error(`${family}${key}: buckets not cumulative`)
+      }
+      const last = sorted[sorted.length - 1]
+      if (last.labels.le !== "+Inf") throw new Error(`${family}${key}: no +Inf bucket`)
+      const count = samples.find((s) => s.name === `${family}_count` && JSON.stringify(Object.entries(s.labels).sort()) === key)
+      if (count === undefined || count.value !== last.value) throw new Error(`${family}${key}: _count differs from +Inf`)
+    }
+  }
+  return { types, samples }
+}
+
+/** The value of the sample `name` with exactly these labels (undefined when absent). */
+export const sampleValue = (exposition: Exposition, name: string, labels: Readonly<Record<string, string>> = {}): number | undefined =>
+  exposition.samples.find((sample) =>
+    sample.name === name && Object.keys(sample.labels).length === Object.keys(labels).length &&
+    Object.entries(labels).every(([key, value]) => sample.labels[key] === value)
+  )?.value

@@ -96,10 +96,10 @@ export const PROBLEM_TYPES: ReadonlyArray<ProblemType> = [
   {
     anchor: "erreur-requete-invalide",
     title: "Requête invalide",
-    statuses: [400, 405],
+    statuses: [400, 405, 431],
     explanation:
       "La requête elle-même ne peut pas être servie : méthode autre que GET ou HEAD (405, l'en-tête Allow donne les méthodes admises), " +
-      "ou requête mal formée."
+      "requête mal formée (400), ou ligne de requête et en-têtes trop longs (431 : au plus 16 Kio en tout)."
   },
   {
     anchor: "erreur-introuvable",

@@ -1,10 +1,12 @@
 /**
  * `Disponibilite`: with no data loaded, every data route (`/v1/…`) answers a 503 problem with
- * `Retry-After`; the other routes (discovery, description) keep answering. A later issue adds the
- * concurrency limit and the deadline here (design 2, 3).
+ * `Retry-After`; the other routes (discovery, description) keep answering. The other 503s
+ * (capacity reached, deadline passed) are decided by the request pipeline (`../pipeline.ts`),
+ * around the router, where no handler has started yet or where a cut run can still be answered.
  *
- * `Quota`: declared by the API (429 with `Retry-After`); the rate limiter itself comes with a
- * later issue (design 3), in the request pipeline (`../pipeline.ts`), so this one lets requests through.
+ * `Quota`: declared by the API so that the OpenAPI document and the typed client know the 429.
+ * The quota itself is enforced by the request pipeline, before routing (it must price the request
+ * and see `If-None-Match` before anything runs): this route-level middleware lets requests through.
  */
 import { Dataset, Disponibilite, Quota, ServiceSurcharge } from "@equides/domain"
 import { Effect, Layer } from "effect"

@@ -1,0 +1,220 @@
+/**
+ * Validators and compression through the real pipeline, on the wire (`node:http`, no automatic
+ * decompression): strong ETags computed before execution, 304 without running the handler, bodies
+ * compressed by q-value and identical once decompressed, HEAD consistent with GET.
+ */
+import { assert, describe, it, layer } from "@effect/vitest"
+import { fromRecords } from "@equides/domain"
+import { Effect } from "effect"
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib"
+import { ifNoneMatchMatches, makeEtagger } from "./middleware/conditional.ts"
+import { negotiateUncached } from "./middleware/compression.ts"
+import { CACHE_POLICY } from "./pipeline.ts"
+import { FAMILY, instrumentedStats, makeProbe, raw, type RawReply, SIRE, testServer } from "./testing.ts"
+
+const STRONG = /^"[0-9a-f]{16}"$/
+
+const decode = (reply: RawReply): string => {
+  switch (reply.headers["content-encoding"]) {
+    case "br":
+      return brotliDecompressSync(reply.body).toString("utf8")
+    case "gzip":
+      return gunzipSync(reply.body).toString("utf8")
+    case "deflate":
+      return inflateSync(reply.body).toString("utf8")
+    case undefined:
+      return reply.body.toString("utf8")
+    default:
+      throw new Error(`unexpected coding ${reply.headers["content-encoding"]}`)
+  }
+}
+
+describe("ETag and If-None-Match, unit", () => {
+  const etag = makeEtagger("f".repeat(64), "2026-01-01T00:00:00.000Z")
+
+  it("is strong, stable, and changes with the URI, the coding, the variant and the dataset", () => {
+    const base = etag("/v1/equides?race=arabe", "identity", "")
+    assert.match(base, STRONG)
+    assert.strictEqual(etag("/v1/equides?race=arabe", "identity", ""), base)
+    const others = [
+      etag("/v1/equides?race=arabe&limite=21", "identity", ""),
+      etag("/v1/equides?race=Arabe", "identity", ""),
+      etag("/v1/equides?race=arabe", "gzip", ""),
+      etag("/v1/equides?race=arabe", "br", ""),
+      etag("/v1/equides?race=arabe", "identity", "html"),
+      makeEtagger("e".repeat(64), "2026-01-01T00:00:00.000Z")("/v1/equides?race=arabe", "identity", ""),
+      makeEtagger("f".repeat(64), "2026-01-02T00:00:00.000Z")("/v1/equides?race=arabe", "identity", "")
+    ]
+    assert.strictEqual(new Set([base, ...others]).size, others.length + 1)
+  })
+
+  it("If-None-Match: lists, weak comparison, *", () => {
+    const tag = "\"0123456789abcdef\""
+    assert.isTrue(ifNoneMatchMatches(tag, tag))
+    assert.isTrue(ifNoneMatchMatches(`W/${tag}`, tag))
+    assert.isTrue(ifNoneMatchMatches(`"aaaa", W/"bbbb",${tag}`, tag))
+    assert.isTrue(ifNoneMatchMatches("*", tag))
+    assert.isTrue(ifNoneMatchMatches(" * ", tag))
+    assert.isFalse(ifNoneMatchMatches("\"0123456789abcdee\"", tag))
+    assert.isFalse(ifNoneMatchMatches("0123456789abcdef", tag), "unquoted")
+    assert.isFalse(ifNoneMatchMatches("\"0123456789abcdef", tag), "unterminated")
+    assert.isFalse(ifNoneMatchMatches("", tag))
+  })
+})
+
+describe("Accept-Encoding negotiation", () => {
+  const coding = (header: string | undefined) => negotiateUncached(header).coding
+
+  it("takes the highest q, ties to br, gzip, deflate, identity", () => {
+    assert.strictEqual(coding(undefined), "identity")
+    assert.strictEqual(coding(""), "identity")
+    assert.strictEqual(coding("gzip, deflate, br, zstd"), "br")
+    assert.strictEqual(coding("gzip;q=1, br;q=0.5"), "gzip")
+    assert.strictEqual(coding("deflate;q=0.9, gzip;q=0.8"), "deflate")
+    assert.strictEqual(coding("br;q=0, *"), "gzip")
+    assert.strictEqual(coding("x-gzip"), "gzip")
+    assert.strictEqual(coding("identity;q=1, gzip;q=0.5"), "identity")
+    assert.strictEqual(coding("compress, zstd"), "identity")
+    assert.strictEqual(coding("GZIP ; Q=0.5"), "gzip")
+  })
+
+  it("identity refused: a coding if one is acceptable, else identity anyway", () => {
+    assert.deepStrictEqual(negotiateUncached("gzip;q=0.1, identity;q=0"), { coding: "gzip", identityRefused: true })
+    assert.deepStrictEqual(negotiateUncached("*;q=0, br"), { coding: "br", identityRefused: true })
+    assert.deepStrictEqual(negotiateUncached("*;q=0"), { coding: "identity", identityRefused: false })
+    assert.deepStrictEqual(negotiateUncached("identity;q=0, zstd"), { coding: "identity", identityRefused: false })
+  })
+})
+
+describe("through the pipeline", () => {
+  const probe = makeProbe()
+  // The response cache is off here: every 200 below is an execution.
+  layer(testServer(fromRecords(FAMILY), { stats: instrumentedStats(probe), settings: { responseCacheBytes: 0 } }))("no cache", (it) => {
+    it.effect("every response carries a strong ETag, the caching policy and Vary", () =>
+      Effect.gen(function*() {
+        for (const path of ["/", "/healthz", "/v1/meta", "/v1/equides", `/v1/equides/${SIRE}`, "/v1/stats", "/documentation", "/nulle-part"]) {
+          const reply = yield* raw(path)
+          assert.match(reply.headers["etag"] ?? "", STRONG, path)
+          assert.strictEqual(reply.headers["cache-control"], CACHE_POLICY, path)
+          assert.include(reply.headers["vary"] ?? "", "Accept-Encoding", path)
+        }
+        assert.strictEqual((yield* raw("/")).headers["vary"], "Accept, Accept-Encoding")
+      }))
+
+    it.effect("the ETag is stable, and changes with one parameter, the coding, and the media type of GET /", () =>
+      Effect.gen(function*() {
+        const etagOf = (path: string, headers: Record<string, string> = {}) => Effect.map(raw(path, { headers }), (r) => r.headers["etag"])
+        const base = yield* etagOf("/v1/equides?limite=5")
+        assert.strictEqual(yield* etagOf("/v1/equides?limite=5"), base)
+        const variants = [
+          yield* etagOf("/v1/equides?limite=6"),
+          yield* etagOf("/v1/equides?limite=5", { "accept-encoding": "gzip" }),
+          yield* etagOf("/v1/equides?limite=5", { "accept-encoding": "br" })
+        ]
+        assert.strictEqual(new Set([base, ...variants]).size, 4)
+        const json = yield* etagOf("/", { accept: "application/json" })
+        const html = yield* etagOf("/", { accept: "text/html" })
+        assert.notStrictEqual(json, html)
+        assert.strictEqual(yield* etagOf("/"), json)
+      }))
+
+    it.effect("If-None-Match answers 304 without running the handler, keeping the validators and headers", () =>
+      Effect.gen(function*() {
+        const first = yield* raw("/v1/stats")
+        assert.strictEqual(first.status, 200)
+        const runs = probe.started
+        const etag = first.headers["etag"]!
+        for (const header of [etag, `W/${etag}`, `"nope", ${etag}`, "*"]) {
+          const reply = yield* raw("/v1/stats", { headers: { "if-none-match": header } })
+          assert.strictEqual(reply.status, 304, header)
+          assert.strictEqual(reply.body.length, 0)
+          assert.strictEqual(reply.headers["etag"], etag)
+          assert.strictEqual(reply.headers["cache-control"], CACHE_POLICY)
+          assert.strictEqual(reply.headers["vary"], "Accept-Encoding")
+          assert.strictEqual(reply.headers["x-content-type-options"], "nosniff")
+          assert.strictEqual(reply.headers["access-control-allow-origin"], "*")
+          assert.isUndefined(reply.headers["content-type"])
+          assert.isUndefined(reply.headers["content-encoding"])
+        }
+        assert.strictEqual(probe.started, runs, "the handler did not run")
+        // Another validator, or the same one for another coding: a full answer.
+        assert.strictEqual((yield* raw("/v1/stats", { headers: { "if-none-match": "\"0000000000000000\"" } })).status, 200)
+        assert.strictEqual((yield* raw("/v1/stats", { headers: { "if-none-match": etag, "accept-encoding": "gzip" } })).status, 200)
+        assert.strictEqual(probe.started, runs + 2)
+      }))
+
+    it.effect("compressed bodies (br, gzip, deflate) decompress to the identity body", () =>
+      Effect.gen(function*() {
+        for (const path of ["/openapi.json", "/v1/equides?vue=complet", "/v1/referentiels/races", "/documentation", "/v1/stats"]) {
+          const plain = yield* raw(path)
+          assert.isUndefined(plain.headers["content-encoding"])
+          for (const coding of ["br", "gzip", "deflate"]) {
+            const packed = yield* raw(path, { headers: { "accept-encoding": coding } })
+            if (plain.body.length < 1024) {
+              assert.isUndefined(packed.headers["content-encoding"], `${path} is under 1 KiB`)
+            } else {
+              assert.strictEqual(packed.headers["content-encoding"], coding, path)
+              assert.isBelow(packed.body.length, plain.body.length)
+              assert.strictEqual(packed.headers["content-length"], String(packed.body.length))
+            }
+            assert.strictEqual(decode(packed), plain.body.toString("utf8"), `${path} ${coding}`)
+            assert.strictEqual(packed.headers["content-type"], plain.headers["content-type"])
+          }
+        }
+      }))
+
+    it.effect("small bodies stay as they are, unless identity is refused", () =>
+      Effect.gen(function*() {
+        const small = yield* raw("/healthz", { headers: { "accept-encoding": "gzip" } })
+        assert.isUndefined(small.headers["content-encoding"])
+        const forced = yield* raw("/healthz", { headers: { "accept-encoding": "gzip, identity;q=0" } })
+        assert.strictEqual(forced.headers["content-encoding"], "gzip")
+        assert.deepStrictEqual(JSON.parse(decode(forced)), JSON.parse(small.body.toString("utf8")))
+        const nothingAcceptable = yield* raw("/v1/equides?vue=complet", { headers: { "accept-encoding": "*;q=0" } })
+        assert.strictEqual(nothingAcceptable.status, 200)
+        assert.isUndefined(nothingAcceptable.headers["content-encoding"])
+      }))
+
+    it.effect("HEAD answers the headers of GET (Content-Length and Content-Encoding included), no body", () =>
+      Effect.gen(function*() {
+        for (const headers of [{}, { "accept-encoding": "br" }, { "accept-encoding": "gzip" }]) {
+          for (const path of ["/v1/equides?vue=complet", "/v1/stats", "/nulle-part"]) {
+            const get = yield* raw(path, { headers })
+            const head = yield* raw(path, { method: "HEAD", headers })
+            assert.strictEqual(head.body.length, 0)
+            assert.strictEqual(head.status, get.status)
+            for (const name of ["etag", "content-length", "content-encoding", "content-type", "cache-control", "vary"]) {
+              assert.strictEqual(head.headers[name], get.headers[name], `${path} ${name}`)
+            }
+          }
+        }
+      }))
+
+    it.effect("errors carry the validators and the caching policy too (a 400 and a 404 are representations)", () =>
+      Effect.gen(function*() {
+        const invalid = yield* raw("/v1/equides?limite=0")
+        assert.strictEqual(invalid.status, 400)
+        assert.match(invalid.headers["etag"] ?? "", STRONG)
+        assert.strictEqual(invalid.headers["cache-control"], CACHE_POLICY)
+        const revalidated = yield* raw("/v1/equides?limite=0", { headers: { "if-none-match": invalid.headers["etag"]! } })
+        assert.strictEqual(revalidated.status, 304)
+      }))
+  })
+
+  const cached = makeProbe()
+  layer(testServer(fromRecords(FAMILY), { stats: instrumentedStats(cached) }))("response cache", (it) => {
+    it.effect("a representation already produced is answered from memory, compressed once", () =>
+      Effect.gen(function*() {
+        const first = yield* raw("/v1/stats", { headers: { "accept-encoding": "gzip" } })
+        const second = yield* raw("/v1/stats", { headers: { "accept-encoding": "gzip" } })
+        assert.strictEqual(cached.started, 1)
+        assert.deepStrictEqual(second.body, first.body)
+        assert.strictEqual(second.headers["etag"], first.headers["etag"])
+        // Another coding is another representation.
+        yield* raw("/v1/stats", { headers: { "accept-encoding": "br" } })
+        assert.strictEqual(cached.started, 2)
+        yield* raw("/v1/stats", { method: "HEAD", headers: { "accept-encoding": "br" } })
+        assert.strictEqual(cached.started, 2)
+      }))
+  })
+})

@@ -1,0 +1,154 @@
+/**
+ * Concurrency and time through the real pipeline: slow `stats` handlers (sleeping on the test
+ * clock) show that 8 requests execute, later ones wait in FIFO order, a request whose wait or run
+ * passes the timeout gets a 503 problem (`Retry-After`, `no-store`), and probes stay responsive.
+ */
+import { assert, describe, it, layer } from "@effect/vitest"
+import { fromRecords } from "@equides/domain"
+import { Effect, Fiber } from "effect"
+import { TestClock } from "effect/testing"
+import { Gate, watchdogTick } from "./middleware/concurrency.ts"
+import { Telemetry } from "./telemetry.ts"
+import { call, eventually, FAMILY, instrumentedStats, makeProbe, parsePrometheus, realSleep, sampleValue, testServer } from "./testing.ts"
+
+const SETTINGS = { maxConcurrency: 8, requestTimeoutMs: 5000, responseCacheBytes: 0 }
+
+const queued = Effect.map(Telemetry.use(Effect.succeed), (registry) => sampleValue(parsePrometheus(registry.render()), "equides_requests_queued"))
+const unavailable = (reason: string) =>
+  Effect.map(Telemetry.use(Effect.succeed), (registry) => sampleValue(parsePrometheus(registry.render()), "equides_http_unavailable_total", { reason }))
+
+/** `count` requests to `path(i)`, fired one after the other (in order), each in its own fiber. */
+const fire = (count: number, path: (i: number) => string) =>
+  Effect.gen(function*() {
+    const fibers = []
+    for (let i = 0; i < count; i++) {
+      fibers.push(yield* Effect.forkChild(call(path(i))))
+      yield* realSleep(15)
+    }
+    return fibers
+  })
+
+describe("Gate", () => {
+  it("hands a freed slot to the first waiter, drops waiters at their deadline", () => {
+    const gate = new Gate(1, 10)
+    const outcomes: Array<string> = []
+    assert.isTrue(gate.tryEnter())
+    assert.isFalse(gate.tryEnter())
+    gate.enqueue({ deadline: 100, settled: false, granted: false, resume: (granted) => outcomes.push(`a:${granted}`) })
+    gate.enqueue({ deadline: 200, settled: false, granted: false, resume: (granted) => outcomes.push(`b:${granted}`) })
+    assert.strictEqual(gate.queued, 2)
+    gate.sweep(150)
+    assert.deepStrictEqual(outcomes, ["a:false"])
+    gate.leave()
+    assert.deepStrictEqual(outcomes, ["a:false", "b:true"])
+    assert.strictEqual(gate.running, 1)
+    gate.leave()
+    assert.strictEqual(gate.running, 0)
+  })
+
+  it("a waiter that leaves after being handed a slot passes it on; one that leaves while queued is forgotten", () => {
+    const gate = new Gate(1, 10)
+    const outcomes: Array<string> = []
+    const waiter = (name: string) => ({ deadline: 1000, settled: false, granted: false, resume: (granted: boolean) => outcomes.push(`${name}:${granted}`) })
+    gate.tryEnter()
+    const a = waiter("a")
+    const b = waiter("b")
+    const c = waiter("c")
+    gate.enqueue(a)
+    gate.enqueue(b)
+    gate.enqueue(c)
+    gate.cancel(b) // client gone while waiting
+    assert.strictEqual(gate.queued, 2)
+    gate.leave() // slot to a
+    gate.cancel(a) // a's client is gone before it could run: the slot goes to c
+    assert.deepStrictEqual(outcomes, ["a:true", "c:true"])
+    assert.strictEqual(gate.running, 1)
+    assert.strictEqual(gate.queued, 0)
+  })
+
+  it("refuses waiters past the queue bound", () => {
+    const gate = new Gate(1, 1)
+    gate.tryEnter()
+    assert.isTrue(gate.enqueue({ deadline: 1, settled: false, granted: false, resume: () => {} }))
+    assert.isFalse(gate.enqueue({ deadline: 1, settled: false, granted: false, resume: () => {} }))
+  })
+
+  it("ticks at a twentieth of the timeout, between 5 and 250 ms", () => {
+    assert.strictEqual(watchdogTick(5000), 250)
+    assert.strictEqual(watchdogTick(1000), 50)
+    assert.strictEqual(watchdogTick(20), 5)
+  })
+})
+
+describe("runs longer than the timeout", () => {
+  const probe = makeProbe()
+  layer(testServer(fromRecords(FAMILY), { settings: SETTINGS, stats: instrumentedStats(probe, "10 seconds") }))(
+    "8 run, the rest queue, everything past 5 s is a 503",
+    (it) => {
+      it.effect("answers 503 to the 8 cut runs and the 2 expired waiters; probes answer meanwhile", () =>
+        Effect.gen(function*() {
+          const fibers = yield* fire(10, () => "/v1/stats")
+          yield* eventually(() => probe.started === 8)
+          yield* realSleep(50)
+          assert.strictEqual(probe.started, 8, "only 8 execute")
+          assert.strictEqual(yield* queued, 2)
+
+          // Probes skip the limiter: they answer at once.
+          assert.strictEqual((yield* call("/healthz")).status, 200)
+
+          yield* TestClock.adjust("4 seconds")
+          yield* realSleep(50)
+          assert.strictEqual(probe.finished, 0)
+          assert.strictEqual(yield* queued, 2, "still waiting before the deadline")
+
+          yield* TestClock.adjust("1500 millis")
+          const replies = yield* Effect.forEach(fibers, Fiber.join)
+          for (const reply of replies) {
+            assert.strictEqual(reply.status, 503)
+            assert.strictEqual(reply.headers["content-type"], "application/problem+json")
+            assert.strictEqual(reply.json.type, "/documentation#erreur-service-surcharge")
+            assert.strictEqual(reply.headers["retry-after"], "5")
+            assert.strictEqual(reply.headers["cache-control"], "no-store")
+            assert.isUndefined(reply.headers["etag"])
+            assert.strictEqual(reply.headers["x-content-type-options"], "nosniff")
+          }
+          assert.strictEqual(probe.started, 8, "the expired waiters never ran")
+          assert.strictEqual(probe.finished, 0, "the runs were cut")
+          assert.strictEqual(yield* unavailable("run_timeout"), 8)
+          assert.strictEqual(yield* unavailable("queue_timeout"), 2)
+          assert.strictEqual(yield* queued, 0)
+
+          // The slots are free again.
+          const after = yield* Effect.forkChild(call("/v1/stats"))
+          yield* eventually(() => probe.started === 9)
+          yield* TestClock.adjust("5 seconds")
+          assert.strictEqual((yield* Fiber.join(after)).status, 503)
+        }))
+    }
+  )
+})
+
+describe("runs within the timeout", () => {
+  const probe = makeProbe()
+  layer(testServer(fromRecords(FAMILY), { settings: SETTINGS, stats: instrumentedStats(probe, "1 second") }))(
+    "waiters run in arrival order",
+    (it) => {
+      it.effect("12 requests of 1 s: 8 run, then the 4 waiters in FIFO order, all 200", () =>
+        Effect.gen(function*() {
+          const fibers = yield* fire(12, (i) => `/v1/stats/repartition?dimension=sexe&limite=${i + 1}`)
+          yield* eventually(() => probe.started === 8)
+          yield* realSleep(50)
+          assert.strictEqual(yield* queued, 4)
+          assert.deepStrictEqual(probe.order, ["1", "2", "3", "4", "5", "6", "7", "8"])
+
+          yield* TestClock.adjust("1 second")
+          yield* eventually(() => probe.started === 12)
+          assert.deepStrictEqual(probe.order.slice(8), ["9", "10", "11", "12"], "FIFO")
+          yield* TestClock.adjust("1 second")
+          const replies = yield* Effect.forEach(fibers, Fiber.join)
+          assert.deepStrictEqual(replies.map((reply) => reply.status), Array(12).fill(200))
+          assert.deepStrictEqual(replies.map((reply) => reply.json.dimension), Array(12).fill("sexe"))
+        }))
+    }
+  )
+})

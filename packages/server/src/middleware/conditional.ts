@@ -1,0 +1,82 @@
+/**
+ * Validators before execution (spec, Caching; design 3). The ETag of a response is known before
+ * the handler runs, because the data never changes while the process lives: it is a hash of the
+ * dataset's fingerprint (`empreinte_source` and `ingere_le`), the request's path and query as
+ * received, the negotiated content-coding and, for `GET /` only, the negotiated media type (HTML
+ * or JSON). So `If-None-Match` is compared before anything is executed.
+ *
+ * The hash is fast and non-cryptographic (64 bits from two 32-bit multiply-xor lanes, cyrb53's
+ * mixing), seeded once with the fingerprint: per request it costs one pass over the URI. A
+ * collision would only matter between two representations of the same URI (caches key by URI).
+ */
+
+const seedLanes = (text: string): readonly [number, number] => {
+  let h1 = 0xdeadbeef
+  let h2 = 0x41c6ce57
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    h1 = Math.imul(h1 ^ c, 2654435761)
+    h2 = Math.imul(h2 ^ c, 1597334677)
+  }
+  return [h1, h2]
+}
+
+const hex8 = (n: number): string => (n >>> 0).toString(16).padStart(8, "0")
+
+/**
+ * An ETag maker for one dataset: `(uri, coding, variant)` → a strong ETag (`"<16 hex digits>"`).
+ * `variant` tells apart representations of one URI chosen by other request headers (`html` for
+ * `GET /` served as a page; empty otherwise).
+ */
+export const makeEtagger = (fingerprint: string, ingestedAt: string) => {
+  const [s1, s2] = seedLanes(`${fingerprint}\u0000${ingestedAt}\u0000`)
+  return (uri: string, coding: string, variant: string): string => {
+    let h1 = s1
+    let h2 = s2
+    for (let i = 0; i < uri.length; i++) {
+      const c = uri.charCodeAt(i)
+      h1 = Math.imul(h1 ^ c, 2654435761)
+      h2 = Math.imul(h2 ^ c, 1597334677)
+    }
+    const tail = `\u0000${coding}\u0000${variant}`
+    for (let i = 0; i < tail.length; i++) {
+      const c = tail.charCodeAt(i)
+      h1 = Math.imul(h1 ^ c, 2654435761)
+      h2 = Math.imul(h2 ^ c, 1597334677)
+    }
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
+    return `"${hex8(h2)}${hex8(h1)}"`
+  }
+}
+
+/**
+ * Whether `If-None-Match` matches `etag` (RFC 9110 13.1.2): `*` matches any current
+ * representation; otherwise a list of entity tags compared with the weak comparison (a `W/`
+ * prefix is ignored on either side). A malformed member never matches.
+ */
+export const ifNoneMatchMatches = (header: string, etag: string): boolean => {
+  if (header === etag) return true
+  const opaque = etag.startsWith("W/") ? etag.slice(2) : etag
+  let i = 0
+  const n = header.length
+  while (i < n) {
+    // Skip separators and whitespace.
+    let c = header.charCodeAt(i)
+    while (i < n && (c === 0x20 || c === 0x09 || c === 0x2c)) c = header.charCodeAt(++i)
+    if (i >= n) break
+    if (c === 0x2a /* * */) {
+      let j = i + 1
+      while (j < n && (header.charCodeAt(j) === 0x20 || header.charCodeAt(j) === 0x09)) j++
+      if (j >= n || header.charCodeAt(j) === 0x2c) return true
+      return false
+    }
+    if (header.startsWith("W/", i)) i += 2
+    if (header.charCodeAt(i) !== 0x22 /* " */) return false
+    const close = header.indexOf("\"", i + 1)
+    if (close < 0) return false
+    if (close - i + 1 === opaque.length && header.startsWith(opaque, i)) return true
+    i = close + 1
+  }
+  return false
+}

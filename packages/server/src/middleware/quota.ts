@@ -1,0 +1,231 @@
+/**
+ * The weighted quota per caller (design 3): a token bucket per caller address, refilled at
+ * `RATE_LIMIT_RATE` units per second up to `RATE_LIMIT_BURST` units; a request costs what its URI
+ * says it will send (`costOf`), 1 unit when its `If-None-Match` matches.
+ *
+ * Our own small bucket rather than `effect/persistence/RateLimiter`: its memory store never
+ * forgets a key (memory grows with every address ever seen), it has no way to read a bucket without
+ * consuming it (needed for the `RateLimit` header of a request refused before the quota), and its
+ * per-call `Effect` and `Duration` work sits on the hot path. Here a call is a Map lookup and some
+ * arithmetic. Time is given by the caller, read from Effect's `Clock` (so tests use `TestClock`).
+ *
+ * Memory stays bounded: a bucket that has refilled to full is the same as no bucket, so those are
+ * swept (lazily, at most once per refill period, and whenever the map reaches its cap); if the map
+ * is still at its cap (more than `MAX_CALLERS` callers active within one refill period), the oldest
+ * entries are dropped: those callers get a full bucket again (the quota fails open, memory does not).
+ */
+import type { DatasetData } from "@equides/domain"
+import type { HttpServerRequest } from "effect/http"
+import { IpNetwork, NetAddress } from "effect/net"
+import { Result } from "effect"
+import type { QueryScan } from "./requestSize.ts"
+
+/** Callers tracked at most (about 100 bytes each). */
+export const MAX_CALLERS = 100_000
+
+export interface QuotaState {
+  readonly allowed: boolean
+  /** Whole units left after this request (`r` of `RateLimit`). */
+  readonly remaining: number
+  /** Seconds until the bucket is full again (`t` of `RateLimit`). */
+  readonly resetSeconds: number
+  /** Seconds to wait before this request could pass (`Retry-After`), ≥ 1; 0 when allowed. */
+  readonly retryAfterSeconds: number
+}
+
+interface Bucket {
+  tokens: number
+  at: number
+}
+
+export class TokenBuckets {
+  private readonly buckets = new Map<string, Bucket>()
+  private lastSweep = Number.NEGATIVE_INFINITY
+  /** Milliseconds for an empty bucket to refill: the sweep period. */
+  private readonly refillMs: number
+
+  /** Units per second. */
+  readonly rate: number
+  readonly burst: number
+  readonly maxCallers: number
+
+  constructor(rate: number, burst: number, maxCallers: number = MAX_CALLERS) {
+    this.rate = rate
+    this.burst = burst
+    this.maxCallers = maxCallers
+    this.refillMs = Math.max(1000, (burst / rate) * 1000)
+  }
+
+  get size(): number {
+    return this.buckets.size
+  }
+
+  private level(bucket: Bucket | undefined, now: number): number {
+    if (bucket === undefined) return this.burst
+    const elapsed = now - bucket.at
+    return elapsed <= 0 ? bucket.tokens : Math.min(this.burst, bucket.tokens + (elapsed * this.rate) / 1000)
+  }
+
+  private state(tokens: number, allowed: boolean, cost: number): QuotaState {
+    return {
+      allowed,
+      remaining: Math.max(0, Math.floor(tokens)),
+      resetSeconds: Math.max(0, Math.ceil((this.burst - tokens) / this.rate)),
+      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((cost - tokens) / this.rate))
+    }
+  }
+
+  /**
+   * Takes `cost` units from `key`'s bucket at `now` (ms) when it holds them; a refusal takes
+   * nothing. A cost above the burst is capped at the burst (else it could never pass).
+   */
+  take(key: string, wanted: number, now: number): QuotaState {
+    const cost = Math.min(wanted, this.burst)
+    if (now - this.lastSweep >= this.refillMs) this.sweep(now)
+    const bucket = this.buckets.get(key)
+    const tokens = this.level(bucket, now)
+    if (tokens < cost) return this.state(tokens, false, cost)
+    const left = tokens - cost
+    if (bucket !== undefined) {
+      bucket.tokens = left
+      bucket.at = now
+    } else {
+      if (this.buckets.size >= this.maxCallers) this.makeRoom(now)
+      this.buckets.set(key, { tokens: left, at: now })
+    }
+    return this.state(left, true, cost)
+  }
+
+  /** The bucket as it stands, nothing taken (for the `RateLimit` header of a request refused earlier). */
+  peek(key: string, now: number): QuotaState {
+    return this.state(this.level(this.buckets.get(key), now), true, 0)
+  }
+
+  /** Forgets the buckets that have refilled to full (equivalent to no entry). */
+  sweep(now: number): void {
+    this.lastSweep = now
+    for (const [key, bucket] of this.buckets) {
+      if (this.level(bucket, now) >= this.burst) this.buckets.delete(key)
+    }
+  }
+
+  private makeRoom(now: number): void {
+    this.sweep(now)
+    if (this.buckets.size < this.maxCallers) return
+    // Still full: drop the oldest tenth (insertion order), who start again with a full bucket.
+    let drop = Math.max(1, Math.floor(this.maxCallers / 10))
+    for (const key of this.buckets.keys()) {
+      if (drop-- <= 0) break
+      this.buckets.delete(key)
+    }
+  }
+}
+
+// -----------------------------------------------------------------------------
+// The caller
+
+/** `::ffff:192.0.2.1` → `192.0.2.1`; an IPv6 address → its /64 (one subscriber holds a whole /64). */
+export const normalizeAddress = (address: string): string => {
+  if (!address.includes(":")) return address
+  if (address.startsWith("::ffff:") && address.includes(".")) return address.slice(7)
+  const parsed = NetAddress.ipFromString(address)
+  if (Result.isFailure(parsed)) return address
+  const canonical = NetAddress.toCanonical(parsed.success)
+  if (NetAddress.isIpv4Address(canonical)) return NetAddress.formatIp(canonical)
+  const network = IpNetwork.fromAddress(canonical, 64)
+  return Result.isSuccess(network) ? IpNetwork.format(network.success) : address
+}
+
+const parseIp = (input: string): NetAddress.IpAddress | undefined => {
+  const trimmed = input.trim()
+  const bare = trimmed.startsWith("[") && trimmed.endsWith("]") ? trimmed.slice(1, -1) : trimmed
+  const parsed = NetAddress.ipFromString(bare)
+  return Result.isSuccess(parsed) ? NetAddress.toCanonical(parsed.success) : undefined
+}
+
+/**
+ * The caller's key: the socket's remote address; when that peer is a trusted proxy, the right-most
+ * `X-Forwarded-For` hop that is not itself trusted (every hop trusted: the left-most). A hop that
+ * is not an IP address stops the walk and the peer's own address is kept.
+ */
+export const makeCallerKey = (trusted: ReadonlyArray<IpNetwork.IpNetwork>) => {
+  const isTrusted = (address: NetAddress.IpAddress): boolean => trusted.some((network) => IpNetwork.contains(network, address))
+  return (request: HttpServerRequest.HttpServerRequest): string => {
+    const remote = request.remoteAddress
+    const socket = remote._tag === "Some" ? remote.value : "inconnue"
+    if (trusted.length === 0) return normalizeAddress(socket)
+    const peer = parseIp(socket)
+    const forwarded = request.headers["x-forwarded-for"]
+    if (peer === undefined || !isTrusted(peer) || forwarded === undefined) return normalizeAddress(socket)
+    const hops = forwarded.split(",")
+    for (let i = hops.length - 1; i >= 0; i--) {
+      const hop = parseIp(hops[i])
+      if (hop === undefined) return normalizeAddress(socket)
+      if (i > 0 && isTrusted(hop)) continue
+      return normalizeAddress(NetAddress.formatIp(hop))
+    }
+    return normalizeAddress(socket)
+  }
+}
+
+// -----------------------------------------------------------------------------
+// The cost of a request, from its URI alone (design 3)
+
+/** Bytes per unit. */
+export const UNIT_BYTES = 16 * 1024
+
+export const ROW_BYTES = {
+  resume: 140,
+  complet: 800,
+  suggestion: 135,
+  produit: 100,
+  tranche: 41,
+  noeud: 108,
+  referentiel: 80_000
+} as const
+
+const intOr = (raw: string | undefined, fallback: number, min: number, max: number): number => {
+  if (raw === undefined || !/^[0-9]{1,9}$/.test(raw)) return fallback
+  return Math.min(max, Math.max(min, Number(raw)))
+}
+
+/**
+ * Estimated bytes of the answer to `route` (a route template) with these query values. Values a
+ * route will refuse are estimated at their bound: the 400 that follows is cheap anyway.
+ */
+export const estimatedBytes = (route: string | undefined, query: QueryScan, data: DatasetData): number => {
+  switch (route) {
+    case "/v1/equides":
+      return intOr(query.limite, 20, 1, 100) * (query.vue === "complet" ? ROW_BYTES.complet : ROW_BYTES.resume)
+    case "/v1/equides/:id/pedigree":
+      return ROW_BYTES.noeud * (2 ** (intOr(query.generations, 4, 0, 8) + 1) - 1)
+    case "/v1/equides/:id/descendance":
+      return ROW_BYTES.produit * intOr(query.limite, 50, 1, 100)
+    case "/v1/search":
+      return ROW_BYTES.suggestion * intOr(query.limite, 10, 1, 100)
+    case "/v1/referentiels/:dimension":
+      return ROW_BYTES.referentiel
+    case "/v1/stats/repartition":
+      // `annee_naissance` is returned in full whatever `limite` says: one row per distinct year.
+      return ROW_BYTES.tranche *
+        (query.dimension === "annee_naissance" ? data.annee.values.length : intOr(query.limite, 50, 1, 1000))
+    default:
+      return 0
+  }
+}
+
+/** max(1, ceil(estimated bytes / 16 KiB)). */
+export const costOf = (route: string | undefined, query: QueryScan, data: DatasetData): number =>
+  Math.max(1, Math.ceil(estimatedBytes(route, query, data) / UNIT_BYTES))
+
+// -----------------------------------------------------------------------------
+// The headers (draft-ietf-httpapi-ratelimit-headers-10: Structured Fields lists)
+
+export const POLICY_NAME = "default"
+
+/** `"default";q=200;w=4`: `q` units per window of `w` seconds (burst / rate). */
+export const rateLimitPolicy = (rate: number, burst: number): string =>
+  `"${POLICY_NAME}";q=${burst};w=${Math.max(1, Math.ceil(burst / rate))}`
+
+/** `"default";r=150;t=1`: `r` units left, `t` seconds until the bucket is full again. */
+export const rateLimitValue = (state: QuotaState): string => `"${POLICY_NAME}";r=${state.remaining};t=${state.resetSeconds}`

@@ -1,0 +1,223 @@
+/**
+ * The weighted quota: bucket arithmetic, costs from the URI, the caller's address, and the whole
+ * through the real pipeline on a `TestClock` (burst, refill, weights, `Retry-After` rounding, a
+ * matching `If-None-Match` costing 1, the `RateLimit` headers).
+ */
+import { assert, describe, it, layer } from "@effect/vitest"
+import { buildDataset, fromRecords } from "@equides/domain"
+import { Effect, Option } from "effect"
+import type { HttpServerRequest } from "effect/http"
+import { TestClock } from "effect/testing"
+import { parseTrustedProxies } from "./config.ts"
+import { costOf, makeCallerKey, normalizeAddress, rateLimitPolicy, TokenBuckets } from "./middleware/quota.ts"
+import { scanQuery } from "./middleware/requestSize.ts"
+import { call, FAMILY, SIRE, testServer } from "./testing.ts"
+
+describe("TokenBuckets", () => {
+  it("starts full, takes the cost, refills at the rate up to the burst", () => {
+    const buckets = new TokenBuckets(50, 200)
+    const first = buckets.take("a", 1, 0)
+    assert.deepStrictEqual(first, { allowed: true, remaining: 199, resetSeconds: 1, retryAfterSeconds: 0 })
+    for (let i = 0; i < 199; i++) assert.isTrue(buckets.take("a", 1, 0).allowed)
+    const refused = buckets.take("a", 1, 0)
+    assert.deepStrictEqual(refused, { allowed: false, remaining: 0, resetSeconds: 4, retryAfterSeconds: 1 })
+    // 20 ms give one unit back at 50/s.
+    assert.isTrue(buckets.take("a", 1, 20).allowed)
+    assert.isFalse(buckets.take("a", 1, 20).allowed)
+    // Never beyond the burst.
+    assert.strictEqual(buckets.peek("a", 1_000_000).remaining, 200)
+  })
+
+  it("a refusal takes nothing; Retry-After is the wait for the whole cost, rounded up, at least 1 s", () => {
+    const buckets = new TokenBuckets(2, 10)
+    assert.isTrue(buckets.take("a", 10, 0).allowed)
+    assert.strictEqual(buckets.take("a", 5, 0).retryAfterSeconds, 3) // 5 units at 2/s: 2.5 s → 3
+    assert.strictEqual(buckets.take("a", 5, 0).retryAfterSeconds, 3) // nothing was taken
+    assert.strictEqual(buckets.take("a", 1, 400).retryAfterSeconds, 1) // 0.8 unit short: 0.1 s → 1
+    assert.isTrue(buckets.take("a", 5, 2500).allowed)
+  })
+
+  it("a cost above the burst is capped at the burst", () => {
+    const buckets = new TokenBuckets(1, 3)
+    assert.isTrue(buckets.take("a", 5, 0).allowed)
+    assert.strictEqual(buckets.take("a", 5, 0).retryAfterSeconds, 3)
+  })
+
+  it("forgets buckets that have refilled, and stays under its cap", () => {
+    const buckets = new TokenBuckets(50, 200, 1000)
+    for (let i = 0; i < 500; i++) buckets.take(`caller-${i}`, 10, 0)
+    assert.strictEqual(buckets.size, 500)
+    buckets.sweep(10_000)
+    assert.strictEqual(buckets.size, 0)
+    for (let i = 0; i < 5000; i++) buckets.take(`flood-${i}`, 10, 20_000)
+    assert.isAtMost(buckets.size, 1000)
+    // The sweep also runs by itself, once per refill period.
+    buckets.take("late", 1, 60_000)
+    assert.strictEqual(buckets.size, 1)
+  })
+})
+
+describe("costOf", () => {
+  const data = buildDataset(FAMILY)
+  const cost = (route: string, url: string) => costOf(route, scanQuery(url), data)
+
+  it("prices what the URI says will be sent: max(1, ceil(bytes / 16 KiB))", () => {
+    assert.strictEqual(cost("/v1/equides", "/v1/equides"), 1) // 20 × 140 B
+    assert.strictEqual(cost("/v1/equides", "/v1/equides?limite=100"), 1) // 14 000 B
+    assert.strictEqual(cost("/v1/equides", "/v1/equides?vue=complet"), 1) // 16 000 B
+    assert.strictEqual(cost("/v1/equides", "/v1/equides?vue=complet&limite=100"), 5) // 80 000 B
+    assert.strictEqual(cost("/v1/equides/:id/pedigree", "/v1/equides/x/pedigree"), 1) // 31 nodes
+    assert.strictEqual(cost("/v1/equides/:id/pedigree", "/v1/equides/x/pedigree?generations=8"), 4) // 511 × 108 B
+    assert.strictEqual(cost("/v1/equides/:id/descendance", "/v1/equides/x/descendance?limite=100"), 1)
+    assert.strictEqual(cost("/v1/search", "/v1/search?q=a&limite=100"), 1)
+    assert.strictEqual(cost("/v1/referentiels/:dimension", "/v1/referentiels/races"), 5) // 80 000 B
+    assert.strictEqual(cost("/v1/stats/repartition", "/v1/stats/repartition?limite=1000"), 3) // 41 000 B
+    assert.strictEqual(cost("/v1/stats/repartition", "/v1/stats/repartition?dimension=annee_naissance&limite=1000"), 1)
+    assert.strictEqual(cost("/v1/stats", "/v1/stats"), 1)
+  })
+
+  it("reads values a route refuses at their bound (the 400 is cheap)", () => {
+    assert.strictEqual(cost("/v1/equides", "/v1/equides?vue=complet&limite=5000"), 5)
+    assert.strictEqual(cost("/v1/equides", "/v1/equides?limite=abc"), 1)
+    assert.strictEqual(cost("/v1/equides/:id/pedigree", "/v1/equides/x/pedigree?generations=99"), 4)
+  })
+})
+
+describe("the caller", () => {
+  const request = (remote: string, forwarded?: string) =>
+    ({
+      remoteAddress: Option.some(remote),
+      headers: forwarded === undefined ? {} : { "x-forwarded-for": forwarded }
+    }) as unknown as HttpServerRequest.HttpServerRequest
+  const trusted = (raw: string) => {
+    const parsed = parseTrustedProxies(raw)
+    if (parsed._tag === "Failure") throw new Error(parsed.failure)
+    return parsed.success
+  }
+
+  it("is the socket address; X-Forwarded-For is ignored without trusted proxies", () => {
+    const key = makeCallerKey([])
+    assert.strictEqual(key(request("203.0.113.9", "198.51.100.1")), "203.0.113.9")
+    assert.strictEqual(key(request("::ffff:203.0.113.9")), "203.0.113.9")
+  })
+
+  it("behind a trusted proxy: the right-most untrusted hop", () => {
+    const key = makeCallerKey(trusted("10.0.0.0/8, 192.0.2.7"))
+    assert.strictEqual(key(request("10.0.0.1", "6.6.6.6, 198.51.100.7")), "198.51.100.7")
+    assert.strictEqual(key(request("::ffff:10.0.0.1", "6.6.6.6, 198.51.100.7, 192.0.2.7")), "198.51.100.7")
+    // Every hop trusted: the left-most.
+    assert.strictEqual(key(request("10.0.0.1", "10.1.1.1, 10.2.2.2")), "10.1.1.1")
+    // A hop that is not an address stops the walk: the peer itself.
+    assert.strictEqual(key(request("10.0.0.1", "198.51.100.7, unknown")), "10.0.0.1")
+    // From an untrusted peer, the header is a claim: ignored.
+    assert.strictEqual(key(request("203.0.113.9", "198.51.100.7")), "203.0.113.9")
+  })
+
+  it("an IPv6 caller is its /64", () => {
+    assert.strictEqual(normalizeAddress("2001:db8:1:2:3:4:5:6"), "2001:db8:1:2::/64")
+    assert.strictEqual(normalizeAddress("2001:db8:1:2:ffff::1"), "2001:db8:1:2::/64")
+  })
+})
+
+describe("through the pipeline, on a test clock", () => {
+  const settings = { rateLimitRate: 50, rateLimitBurst: 10, trustedProxies: [...trustedLoopback()] }
+  layer(testServer(fromRecords(FAMILY), { settings }))("quota 50/s, burst 10", (it) => {
+    /** Each test is its own caller, through the trusted loopback proxy. */
+    const as = (caller: string) => (path: string, headers: Record<string, string> = {}) =>
+      call(path, { headers: { "x-forwarded-for": caller, ...headers } })
+
+    it.effect("every response states the policy and the caller's bucket", () =>
+      Effect.gen(function*() {
+        const reply = yield* as("198.51.100.1")("/v1/stats")
+        assert.strictEqual(reply.headers["ratelimit-policy"], "\"default\";q=10;w=1")
+        assert.strictEqual(reply.headers["ratelimit"], "\"default\";r=9;t=1")
+        assert.strictEqual(rateLimitPolicy(50, 200), "\"default\";q=200;w=4")
+      }))
+
+    it.effect("burst: 10 ordinary requests pass, the 11th is a 429; the refill lets one more through", () =>
+      Effect.gen(function*() {
+        const get = as("198.51.100.2")
+        for (let i = 0; i < 10; i++) assert.strictEqual((yield* get("/v1/stats")).status, 200, `request ${i + 1}`)
+        const refused = yield* get("/v1/stats")
+        assert.strictEqual(refused.status, 429)
+        assert.strictEqual(refused.headers["content-type"], "application/problem+json")
+        assert.include(refused.json, { type: "/documentation#erreur-trop-de-requetes", title: "Trop de requêtes", status: 429 })
+        assert.strictEqual(refused.headers["retry-after"], "1")
+        assert.strictEqual(refused.headers["ratelimit"], "\"default\";r=0;t=1")
+        assert.strictEqual(refused.headers["cache-control"], "no-store")
+        assert.isUndefined(refused.headers["etag"])
+        assert.strictEqual(refused.headers["access-control-allow-origin"], "*")
+        assert.strictEqual(refused.headers["x-content-type-options"], "nosniff")
+        // Another caller is not affected.
+        assert.strictEqual((yield* as("198.51.100.3")("/v1/stats")).status, 200)
+
+        yield* TestClock.adjust("20 millis") // one unit at 50/s
+        assert.strictEqual((yield* get("/v1/stats")).status, 200)
+        assert.strictEqual((yield* get("/v1/stats")).status, 429)
+        yield* TestClock.adjust("1 second") // back to full
+        assert.strictEqual((yield* get("/v1/stats")).headers["ratelimit"], "\"default\";r=9;t=1")
+      }))
+
+    it.effect("weights: a referential costs 5 units, a full page of complete records 5, a deep pedigree 4", () =>
+      Effect.gen(function*() {
+        const get = as("198.51.100.4")
+        const first = yield* get("/v1/referentiels/races")
+        assert.strictEqual(first.headers["ratelimit"], "\"default\";r=5;t=1")
+        assert.strictEqual((yield* get("/v1/equides?vue=complet&limite=100")).headers["ratelimit"], "\"default\";r=0;t=1")
+        const refused = yield* get(`/v1/equides/${SIRE}/pedigree?generations=8`)
+        assert.strictEqual(refused.status, 429)
+        assert.strictEqual(refused.headers["retry-after"], "1") // 4 units at 50/s: 80 ms → 1 s
+        yield* TestClock.adjust("80 millis")
+        assert.strictEqual((yield* get(`/v1/equides/${SIRE}/pedigree?generations=8`)).status, 200)
+      }))
+
+    it.effect("a request whose If-None-Match matches costs 1 unit (and gets its 304)", () =>
+      Effect.gen(function*() {
+        const get = as("198.51.100.5")
+        const page = yield* get("/v1/referentiels/races") // 5 units: 5 left
+        yield* get("/v1/referentiels/robes") // 5 units: 0 left
+        yield* TestClock.adjust("20 millis") // 1 unit
+        assert.strictEqual((yield* get("/v1/referentiels/races")).status, 429, "a full answer costs 5")
+        const revalidated = yield* get("/v1/referentiels/races", { "if-none-match": page.headers["etag"] })
+        assert.strictEqual(revalidated.status, 304)
+        assert.strictEqual(revalidated.headers["ratelimit"], "\"default\";r=0;t=1")
+      }))
+  })
+
+  layer(testServer(fromRecords(FAMILY), { settings: { rateLimitRate: 2, rateLimitBurst: 10 } }))("quota 2/s, burst 10, no trusted proxy", (it) => {
+    it.effect("Retry-After rounds the wait up to whole seconds; X-Forwarded-For from an untrusted peer is ignored", () =>
+      Effect.gen(function*() {
+        const get = (path: string, forwarded: string) => call(path, { headers: { "x-forwarded-for": forwarded } })
+        assert.strictEqual((yield* get("/v1/referentiels/races", "198.51.100.1")).status, 200)
+        // Another claimed address, same socket: same bucket.
+        assert.strictEqual((yield* get("/v1/referentiels/races", "198.51.100.2")).status, 200)
+        const refused = yield* get("/v1/referentiels/races", "198.51.100.3")
+        assert.strictEqual(refused.status, 429)
+        assert.strictEqual(refused.headers["retry-after"], "3") // 5 units at 2/s: 2.5 s → 3
+        assert.strictEqual(refused.headers["ratelimit-policy"], "\"default\";q=10;w=5")
+        assert.strictEqual(refused.headers["ratelimit"], "\"default\";r=0;t=5")
+        yield* TestClock.adjust("2400 millis")
+        assert.strictEqual((yield* get("/v1/referentiels/races", "x")).status, 429)
+        yield* TestClock.adjust("100 millis")
+        assert.strictEqual((yield* get("/v1/referentiels/races", "x")).status, 200)
+      }))
+  })
+
+  layer(testServer(fromRecords(FAMILY), { settings: { rateLimitRate: 0 } }))("RATE_LIMIT_RATE=0", (it) => {
+    it.effect("turns the quota off: no limit, no RateLimit headers", () =>
+      Effect.gen(function*() {
+        for (let i = 0; i < 300; i++) {
+          const reply = yield* call("/v1/referentiels/races")
+          assert.strictEqual(reply.status, 200)
+          assert.isUndefined(reply.headers["ratelimit"])
+        }
+      }))
+  })
+})
+
+/** The test client connects over loopback (IPv4 or IPv6): both are the trusted proxy here. */
+function trustedLoopback() {
+  const parsed = parseTrustedProxies("127.0.0.1, ::1")
+  if (parsed._tag === "Failure") throw new Error(parsed.failure)
+  return parsed.success
+}
