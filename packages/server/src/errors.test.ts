@@ -5,7 +5,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
 import { Effect } from "effect"
-import { call, FAMILY, type Reply, SIRE, testServer } from "./testing.ts"
+import { call, EVERY_ROUTE, FAMILY, type Reply, SIRE, testServer } from "./testing.ts"
 
 const PROBLEM = "application/problem+json"
 
@@ -29,28 +29,12 @@ const invalidParameter = (path: string, parametre: string) =>
     return reply
   })
 
-const ROUTES = [
-  "/",
-  "/healthz",
-  "/readyz",
-  "/openapi.json",
-  "/documentation",
-  "/v1/meta",
-  "/v1/equides",
-  `/v1/equides/${SIRE}`,
-  `/v1/equides/${SIRE}/pedigree`,
-  `/v1/equides/${SIRE}/descendance`,
-  "/v1/search?q=jap",
-  "/v1/referentiels/races",
-  "/v1/stats",
-  "/v1/stats/repartition"
-]
 
 layer(testServer(fromRecords(FAMILY)))("errors", (it) => {
   describe("unknown query parameters", () => {
     it.effect("are refused on every route, naming the parameter", () =>
       Effect.gen(function*() {
-        for (const route of ROUTES) {
+        for (const route of EVERY_ROUTE) {
           const separator = route.includes("?") ? "&" : "?"
           yield* invalidParameter(`${route}${separator}inconnu=1`, "inconnu")
         }

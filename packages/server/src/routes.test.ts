@@ -16,7 +16,7 @@ import {
   Suggestions
 } from "@equides/domain"
 import { Effect, Schema } from "effect"
-import { call, DAM, DAUGHTER, FAMILY, GELDING, SIRE, SON, testServer } from "./testing.ts"
+import { call, DAM, DAUGHTER, EVERY_ROUTE, FAMILY, GELDING, SIRE, SON, testServer } from "./testing.ts"
 
 const JSON_UTF8 = "application/json; charset=utf-8"
 
@@ -218,20 +218,7 @@ layer(testServer(fromRecords(FAMILY)))("routes", (it) => {
       Effect.gen(function*() {
         for (
           const path of [
-            "/",
-            "/healthz",
-            "/readyz",
-            "/openapi.json",
-            "/documentation",
-            "/v1/meta",
-            "/v1/equides",
-            `/v1/equides/${SIRE}`,
-            `/v1/equides/${SIRE}/pedigree`,
-            `/v1/equides/${SIRE}/descendance`,
-            "/v1/search?q=jap",
-            "/v1/referentiels/robes",
-            "/v1/stats",
-            "/v1/stats/repartition",
+            ...EVERY_ROUTE,
             "/v1/equides?limit=1",
             "/nowhere"
           ]

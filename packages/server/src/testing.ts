@@ -46,6 +46,24 @@ export const MARE = idN(8)
 /** Referenced as a dam, absent from the records: a dangling link. */
 export const ABSENT = idN(99)
 
+/** One URI per route of the spec, plus the documentation page, each valid over FAMILY. */
+export const EVERY_ROUTE: ReadonlyArray<string> = [
+  "/",
+  "/healthz",
+  "/readyz",
+  "/openapi.json",
+  "/documentation",
+  "/v1/meta",
+  "/v1/equides",
+  `/v1/equides/${SIRE}`,
+  `/v1/equides/${SIRE}/pedigree`,
+  `/v1/equides/${SIRE}/descendance`,
+  "/v1/search?q=jap",
+  "/v1/referentiels/races",
+  "/v1/stats",
+  "/v1/stats/repartition"
+]
+
 const isoIndex = { code: "ISO", valeur: "+150", coefficient: 0.9, annee: 1988, appreciation: "indice-excellent" }
 
 export const FAMILY: ReadonlyArray<SourceRecord> = [

@@ -43,3 +43,15 @@ export interface Dimension {
   readonly codes: Uint8Array | Uint16Array | Uint32Array
   readonly rows: Postings
 }
+
+/** First index from `from` of a sorted array whose value is not less than `value`. */
+export const lowerBound = <T extends string | number>(sorted: ArrayLike<T>, value: T, from = 0): number => {
+  let lo = from
+  let hi = sorted.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (sorted[mid] < value) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}

@@ -10,7 +10,7 @@
  * Within a dimension values combine with OR, across dimensions with AND.
  */
 import { Result } from "effect"
-import type { Dimension } from "../dataset/columns.ts"
+import { type Dimension, lowerBound } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { foldValue, foldWords } from "../text/fold.ts"
 import { hintFor, InvalidParameter, nearestValues, notAdmitted, type QueryResult, quote } from "./errors.ts"
@@ -123,22 +123,11 @@ export const yearOfCode = (annee: Dimension): Int32Array => {
   return years
 }
 
-/** First code ≥ 1 whose year is ≥ `year` (codes.length when none). */
-const firstCodeAtLeast = (years: Int32Array, year: number): number => {
-  let lo = 1
-  let hi = years.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (years[mid] < year) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
 
 /** Code of a birth year in the `annee` dimension, 0 when no row has it. */
 export const codeOfYear = (annee: Dimension, year: number): number => {
   const years = yearOfCode(annee)
-  const code = firstCodeAtLeast(years, year)
+  const code = lowerBound(years, year, 1)
   return code < years.length && years[code] === year ? code : 0
 }
 
@@ -264,8 +253,8 @@ const resolveYears = (
     return Result.succeed(undefined)
   }
   const years = yearOfCode(data.annee)
-  const lo = annee_min === undefined ? 1 : firstCodeAtLeast(years, annee_min)
-  const hi = annee_max === undefined ? years.length : firstCodeAtLeast(years, annee_max + 1)
+  const lo = annee_min === undefined ? 1 : lowerBound(years, annee_min, 1)
+  const hi = annee_max === undefined ? years.length : lowerBound(years, annee_max + 1, 1)
   if (input.annee_naissance === undefined) {
     const codes: Array<number> = []
     for (let code = lo; code < hi; code++) codes.push(code)

@@ -13,7 +13,7 @@
  *   filters that are all large together are counted with one pass over the rows.
  * No filter → the whole set, never materialised (`all`).
  */
-import { arenaGet, postingsOf, type Postings } from "../dataset/columns.ts"
+import { arenaGet, lowerBound, postingsOf, type Postings } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { foldWords } from "../text/fold.ts"
 import { isUnfiltered, type ResolvedFilters } from "./filters.ts"
@@ -181,17 +181,6 @@ export const unionUnsorted = (lists: ReadonlyArray<Uint32Array>, total: number, 
 // ---------------------------------------------------------------------------------------------
 // Token ranges for `nom`.
 
-/** First index of `tokens` not less than `word` (code-unit order, as the index is sorted). */
-export const lowerBound = (tokens: ReadonlyArray<string>, word: string, from = 0): number => {
-  let lo = from
-  let hi = tokens.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (tokens[mid] < word) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
 
 /** Range `[lo, hi)` of the sorted tokens that start with `prefix`. */
 export const prefixRange = (tokens: ReadonlyArray<string>, prefix: string): readonly [number, number] => {
