@@ -1,4 +1,5 @@
 import type { Dimension, Postings, StringArena } from "./columns.ts"
+import type { PerformanceColumn } from "./performances.ts"
 
 /** A year column's marker for "no birth year". */
 export const NO_YEAR = -2147483648
@@ -85,9 +86,15 @@ export interface DatasetData {
   readonly slug: StringArena
   /** 1 where the slug is slugify(nom) and so not stored. */
   readonly slugDeduced: Uint8Array
+  /** The source's `filiation_texte` where it is not what the links spell; `""` elsewhere. */
   readonly filiation: StringArena
-  /** Compact JSON of the row's performances, `""` when it has none. */
-  readonly performances: StringArena
+  /**
+   * 1 where `filiation_texte` is exactly what the row's served links spell (`spellFiliation`): not
+   * stored, spelled again when served.
+   */
+  readonly filiationSpelled: Uint8Array
+  /** The row's performances, encoded (see `performances.ts`); empty when it has none. */
+  readonly performances: PerformanceColumn
 
   readonly race: Dimension
   readonly robe: Dimension

@@ -7,10 +7,12 @@
  * the required strings `nom`, `slug`, `race` the source lacks are served as `""`.
  */
 import { arenaGet, postingsCount, type StringArena } from "../dataset/columns.ts"
+import { spellFiliation } from "../dataset/filiation.ts"
+import { performancesAt } from "../dataset/performances.ts"
 import { type DatasetData, LINK_NAME_OF_ROW, type LinkColumn, NO_YEAR, SEXES, type Sexe } from "../dataset/DatasetData.ts"
 import { findRow } from "../dataset/idTable.ts"
 import { ID_BYTES } from "../dataset/ids.ts"
-import type { Equide, IndicePerformance, Performance, Reference, Resume } from "../schemas/equide.ts"
+import type { Equide, Performance, Reference, Resume } from "../schemas/equide.ts"
 import { slugify } from "../text/fold.ts"
 
 /** Writable view of a response type, to fill optional fields one by one (only when present). */
@@ -138,53 +140,19 @@ export const equide = (data: DatasetData, row: number): Equide => {
   if (year !== NO_YEAR) out.annee_naissance = year
   const robe = data.robe.codes[row]
   if (robe !== 0) out.robe = data.robe.values[robe]
-  const filiation = textOf(data.filiation, row)
-  if (filiation !== "") out.filiation_texte = filiation
   const pere = linkReference(data, data.links.pere, row)
-  if (pere !== undefined) out.pere = pere
   const mere = linkReference(data, data.links.mere, row)
-  if (mere !== undefined) out.mere = mere
   const pereDeMere = linkReference(data, data.links.pere_de_mere, row)
+  const filiation = data.filiationSpelled[row] === 1 ? (spellFiliation(pere, mere, pereDeMere) ?? "") : textOf(data.filiation, row)
+  if (filiation !== "") out.filiation_texte = filiation
+  if (pere !== undefined) out.pere = pere
+  if (mere !== undefined) out.mere = mere
   if (pereDeMere !== undefined) out.pere_de_mere = pereDeMere
   const performances = performancesOf(data, row)
   if (performances !== undefined) out.performances = performances
   return out
 }
 
-/**
- * The row's performances, parsed from the stored compact JSON; undefined when it has none.
- * Only the spec's fields are copied, with their types checked, so whatever the stored JSON holds
- * the output stays valid against `Performance` (and carries nothing else).
- */
-export const performancesOf = (data: DatasetData, row: number): ReadonlyArray<Performance> | undefined => {
-  if (data.performances.offsets[row + 1] === data.performances.offsets[row]) return undefined
-  const raw: unknown = JSON.parse(arenaGet(data.performances, row))
-  if (!Array.isArray(raw)) return undefined
-  const out: Array<Performance> = []
-  for (const item of raw) {
-    if (typeof item !== "object" || item === null) continue
-    const source = item as Record<string, unknown>
-    const performance: Mutable<Performance> = {}
-    if (typeof source.discipline === "string") performance.discipline = source.discipline
-    if (typeof source.texte === "string") performance.texte = source.texte
-    if (Array.isArray(source.indices)) {
-      const indices: Array<IndicePerformance> = []
-      for (const index of source.indices as ReadonlyArray<unknown>) {
-        if (typeof index === "object" && index !== null) indices.push(indiceOf(index as Record<string, unknown>))
-      }
-      performance.indices = indices
-    }
-    out.push(performance)
-  }
-  return out.length > 0 ? out : undefined
-}
-
-const indiceOf = (source: Record<string, unknown>): IndicePerformance => {
-  const out: Mutable<IndicePerformance> = {}
-  if (Number.isSafeInteger(source.annee)) out.annee = source.annee as number
-  if (typeof source.appreciation === "string") out.appreciation = source.appreciation
-  if (typeof source.code === "string") out.code = source.code
-  if (typeof source.coefficient === "number" && Number.isFinite(source.coefficient)) out.coefficient = source.coefficient
-  if (typeof source.valeur === "string") out.valeur = source.valeur
-  return out
-}
+/** The row's performances as served (see `performances.ts`); undefined when it has none. */
+export const performancesOf = (data: DatasetData, row: number): ReadonlyArray<Performance> | undefined =>
+  performancesAt(data.performances, row)

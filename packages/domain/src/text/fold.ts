@@ -11,8 +11,135 @@ export const foldWords = (text: string): Array<string> => {
   return words.filter((word) => word.length > 0)
 }
 
+// ---------------------------------------------------------------------------------------------
+// Fast paths. The loader folds and slugifies millions of names; a third of the registry's carry
+// accents, which sent them through Unicode normalisation and regular expressions. Below U+0370
+// (Latin-1, Latin Extended, IPA, combining marks) folding is a per-character affair: each code
+// unit's contribution is computed once, here, by the very functions above (so the fast paths
+// cannot drift from them), and names using only those characters are folded by table lookups.
+// Per character is exact: NFD decomposes each character on its own (reordering only the marks,
+// which are dropped), and upper-casing has no context rules (lower-casing has one, final sigma,
+// above the table).
+
+const TABLE_LIMIT = 0x370
+/** `""`: dropped (a mark); SEPARATOR: separates words; other strings: word characters; undefined: no fast path. */
+const SEPARATOR = " "
+const WORD = /^[\p{L}\p{N}]+$/u
+const NOT_WORD = /^[^\p{L}\p{N}]+$/u
+
+const FOLD_TABLE: ReadonlyArray<string | undefined> = Array.from({ length: TABLE_LIMIT }, (_, code) => {
+  const piece = String.fromCharCode(code).normalize("NFD").replace(MARKS, "").toUpperCase()
+  return piece === "" ? "" : WORD.test(piece) ? piece : NOT_WORD.test(piece) ? SEPARATOR : undefined
+})
+
+/** Same for slugs: `""` dropped, `"-"` separates, else the piece's ASCII letters and digits. */
+const SLUG_TABLE: ReadonlyArray<string | undefined> = Array.from({ length: TABLE_LIMIT }, (_, code) => {
+  const piece = String.fromCharCode(code).normalize("NFD").replace(MARKS, "").toLowerCase()
+  return piece === "" ? "" : /^[a-z0-9]+$/.test(piece) ? piece : /^[^a-z0-9]+$/.test(piece) ? "-" : undefined
+})
+
+/** Upper-case ASCII letters and digits in words separated by single spaces: already folded. */
+const isFolded = (text: string): boolean => {
+  let previous = 32
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 32) {
+      if (previous === 32) return false
+    } else if (!((c >= 65 && c <= 90) || (c >= 48 && c <= 57))) return false
+    previous = c
+  }
+  return previous !== 32 || text.length === 0
+}
+
 /** A whole value folded for comparison: `"Selle Français"` and `"SELLE-FRANCAIS"` fold alike. */
-export const foldValue = (text: string): string => foldWords(text).join(" ")
+export const foldValue = (text: string): string => {
+  if (isFolded(text)) return text
+  let folded = ""
+  let pendingSeparator = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    const piece = c < TABLE_LIMIT ? FOLD_TABLE[c] : undefined
+    if (piece === undefined) return foldWords(text).join(" ")
+    if (piece === SEPARATOR) {
+      pendingSeparator = folded.length > 0
+    } else if (piece !== "") {
+      if (pendingSeparator) folded += " "
+      pendingSeparator = false
+      folded += piece
+    }
+  }
+  return folded
+}
+
+/**
+ * `foldValue` of the UTF-8 text `bytes[start..end]`, written as ASCII into `out` (which must hold
+ * `end - start` bytes): answers its length, or -1 when the text needs more than the table (a
+ * character from U+0370 on, a folded letter that is not ASCII). The loader folds names this way
+ * without building their strings.
+ */
+export const foldUtf8 = (bytes: Uint8Array, start: number, end: number, out: Uint8Array): number => {
+  let length = 0
+  let pendingSeparator = false
+  for (let i = start; i < end; i++) {
+    let code = bytes[i]
+    if (code >= 0x80) {
+      // Two-byte sequences only (U+0080..U+07FF); the table stops below U+0370 anyway.
+      if (code < 0xc2 || code > 0xdf || i + 1 >= end || (bytes[i + 1] & 0xc0) !== 0x80) return -1
+      code = ((code & 0x1f) << 6) | (bytes[++i] & 0x3f)
+      if (code >= TABLE_LIMIT) return -1
+    }
+    const piece = FOLD_TABLE[code]
+    if (piece === undefined) return -1
+    if (piece === SEPARATOR) {
+      pendingSeparator = length > 0
+    } else if (piece !== "") {
+      if (pendingSeparator) out[length++] = 32
+      pendingSeparator = false
+      for (let k = 0; k < piece.length; k++) {
+        const c = piece.charCodeAt(k)
+        if (c >= 0x80) return -1
+        out[length++] = c
+      }
+    }
+  }
+  return length
+}
+
+/**
+ * `slug === slugify(name)` for UTF-8 bytes, compared in place: true or false, or undefined when
+ * the name needs more than SLUG_TABLE (a character from U+0370 on), for the caller to compare the
+ * strings instead. The loader asks it of every record; a third of the names carry accents.
+ */
+export const isSlugOfUtf8 = (
+  bytes: Uint8Array,
+  slugStart: number,
+  slugEnd: number,
+  nameStart: number,
+  nameEnd: number
+): boolean | undefined => {
+  let s = slugStart
+  let pendingDash = false
+  for (let i = nameStart; i < nameEnd; i++) {
+    let code = bytes[i]
+    if (code >= 0x80) {
+      if (code < 0xc2 || code > 0xdf || i + 1 >= nameEnd || (bytes[i + 1] & 0xc0) !== 0x80) return undefined
+      code = ((code & 0x1f) << 6) | (bytes[++i] & 0x3f)
+      if (code >= TABLE_LIMIT) return undefined
+    }
+    const piece = SLUG_TABLE[code]
+    if (piece === undefined) return undefined
+    if (piece === "-") {
+      pendingDash = true
+    } else if (piece !== "") {
+      if (pendingDash && s > slugStart) {
+        if (s >= slugEnd || bytes[s++] !== 45) return false
+      }
+      pendingDash = false
+      for (let k = 0; k < piece.length; k++) if (s >= slugEnd || bytes[s++] !== piece.charCodeAt(k)) return false
+    }
+  }
+  return s === slugEnd
+}
 
 /**
  * The registry's slug of a name: folded to ASCII, lower case, runs of other characters turned
@@ -29,24 +156,39 @@ export const slugify = (name: string): string =>
 const isAsciiAlphanumeric = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)
 
 /**
- * `slug === slugify(name)`, without building the slug: the loader asks it of every record, and
- * most names are plain ASCII. Any other character falls back to `slugify`.
+ * `slug === slugify(name)`, without building the slug: the loader asks it of every record. ASCII
+ * is compared directly, other characters below U+0370 through SLUG_TABLE; any other character
+ * falls back to `slugify`.
  */
 export const isSlugOf = (slug: string, name: string): boolean => {
   let s = 0
   let pendingDash = false
   for (let i = 0; i < name.length; i++) {
     const c = name.charCodeAt(i)
-    if (c >= 128) return slug === slugify(name)
-    if (isAsciiAlphanumeric(c)) {
+    if (c < 128) {
+      if (isAsciiAlphanumeric(c)) {
+        if (pendingDash && s > 0) {
+          if (slug.charCodeAt(s++) !== 45) return false
+        }
+        pendingDash = false
+        const lower = c >= 65 && c <= 90 ? c + 32 : c
+        if (slug.charCodeAt(s++) !== lower) return false
+      } else {
+        pendingDash = true
+      }
+      continue
+    }
+    const piece = c < TABLE_LIMIT ? SLUG_TABLE[c] : undefined
+    if (piece === undefined) return slug === slugify(name)
+    if (piece === "-") {
+      pendingDash = true
+    } else if (piece !== "") {
       if (pendingDash && s > 0) {
         if (slug.charCodeAt(s++) !== 45) return false
       }
       pendingDash = false
-      const lower = c >= 65 && c <= 90 ? c + 32 : c
-      if (slug.charCodeAt(s++) !== lower) return false
-    } else {
-      pendingDash = true
+      if (!slug.startsWith(piece, s)) return false
+      s += piece.length
     }
   }
   return s === slug.length

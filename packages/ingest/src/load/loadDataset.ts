@@ -1,4 +1,4 @@
-import { Dataset, type DatasetData, DatasetBuilder } from "@equides/domain"
+import { Dataset, DatasetAssembler, type DatasetData } from "@equides/domain"
 import { Effect, Layer } from "effect"
 import { type Stats } from "node:fs"
 import { stat } from "node:fs/promises"
@@ -6,7 +6,7 @@ import { basename } from "node:path"
 import { fileURLToPath } from "node:url"
 import { readSnapshot, writeSnapshot } from "../snapshot/Snapshot.ts"
 import type { SnapshotError } from "../snapshot/SnapshotError.ts"
-import { readSource, type ReadProgress } from "../source/readSource.ts"
+import { type ReadIntoOptions, readSourceInto } from "../source/readSource.ts"
 import { SourceError } from "../source/SourceError.ts"
 
 /** The embedded sample extract that `npm start` serves when no file is given. */
@@ -16,9 +16,7 @@ export const SAMPLE_FILE = fileURLToPath(new URL("../../sample/equides-sample.js
 export const SNAPSHOT_SUFFIX = ".snapshot"
 export const snapshotPathOf = (source: string): string => source + SNAPSHOT_SUFFIX
 
-export interface LoadOptions {
-  readonly onProgress?: (progress: ReadProgress) => void
-}
+export type LoadOptions = Pick<ReadIntoOptions, "onProgress" | "worker">
 
 const statOf = (path: string): Effect.Effect<Stats, SourceError> =>
   Effect.tryPromise({
@@ -32,9 +30,9 @@ const statOf = (path: string): Effect.Effect<Stats, SourceError> =>
  */
 export const ingestSource = Effect.fn("ingestSource")(function*(path: string, options: LoadOptions = {}) {
   const before = yield* statOf(path)
-  const builder = new DatasetBuilder()
-  const info = yield* readSource(path, (record, line) => builder.add(record, line), options)
-  const data: DatasetData = builder.finish({
+  const assembler = new DatasetAssembler()
+  const info = yield* readSourceInto(path, assembler, options)
+  const data: DatasetData = assembler.finish(info.encoded, {
     file: basename(path),
     fingerprint: info.fingerprint,
     bytes: info.bytes,

@@ -7,7 +7,7 @@
  * - a link, a performance or an index whose every field is absent is absent, and so is an empty list.
  */
 import type { SourceIndex, SourceLink, SourcePerformance, SourceRecord } from "@equides/domain"
-import { Predicate } from "effect"
+import * as Predicate from "effect/Predicate"
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 

@@ -3,10 +3,13 @@
  * stored and handing each record to a synchronous sink. The whole read is one Effect; the hot loop
  * is plain code, because an Effect per row would cost more than the parsing itself at 4.45 M rows.
  */
+import { type DatasetAssembler, type EncoderSummary, RecordEncoder } from "@equides/domain"
 import { Effect } from "effect"
 import { readCsvRecords } from "./csvRecords.ts"
-import { isLoadFailure, type FormatReader, type LoadFailure, type RecordSink } from "./formatReader.ts"
+import { readJsonLinesEncoded } from "./encodedJsonLines.ts"
+import { type FormatReader, isLoadFailure, type LoadFailure, type ReadCounts, type RecordSink } from "./formatReader.ts"
 import { readJsonLines } from "./jsonLines.ts"
+import type { SpanSink } from "./jsonLinesDecoder.ts"
 import { SourceError } from "./SourceError.ts"
 import { fileKindOf, type SourceFormat } from "./sourceFormat.ts"
 import { openSourceFile } from "./sourceFile.ts"
@@ -45,14 +48,25 @@ const READERS: Record<SourceFormat, FormatReader> = { jsonl: readJsonLines, csv:
 
 const DEFAULT_PROGRESS_INTERVAL_MS = 250
 
-const load = async (
+/**
+ * Consumes the decompressed bytes of the file once (`totalBytes`: its size as stored;
+ * `textBytes`: the size of the text, when known, that is when the file is not compressed).
+ */
+type Reader<R extends ReadCounts> = (
+  chunks: AsyncIterator<Buffer>,
+  onChunk: (lines: number) => void,
+  totalBytes: number,
+  textBytes: number | undefined
+) => Promise<R | LoadFailure>
+
+const load = async <R extends ReadCounts>(
   file: string,
   format: SourceFormat,
   gzipSuffix: boolean,
-  sink: RecordSink,
+  read: Reader<R>,
   options: ReadSourceOptions,
   signal: AbortSignal
-): Promise<SourceSummary | LoadFailure> => {
+): Promise<(SourceSummary & R) | LoadFailure> => {
   const started = performance.now()
   const source = await openSourceFile(file, gzipSuffix)
   if ("reason" in source) return source
@@ -70,13 +84,14 @@ const load = async (
       lastReport = now
       report(lines, now)
     }
-    const outcome = await READERS[format](source.chunks, sink, onChunk)
+    const outcome = await read(source.chunks, onChunk, source.totalBytes, source.compressed ? undefined : source.totalBytes)
     if (isLoadFailure(outcome)) return outcome
     // Interrupted: the streams and the hasher are closed, there is no fingerprint to wait for.
     if (signal.aborted) return { reason: "interrupted" }
     const fingerprint = await source.fingerprint()
     report(outcome.lines, performance.now())
     return {
+      ...outcome,
       file,
       format,
       compressed: source.compressed,
@@ -101,18 +116,63 @@ export const readSource = Effect.fn("readSource")(function*(
   sink: RecordSink,
   options: ReadSourceOptions = {}
 ): Effect.fn.Return<SourceSummary, SourceError> {
-  const kind = fileKindOf(file)
-  const format = options.format ?? kind.format
-  if (format === undefined) {
-    return yield* new SourceError({
-      file,
-      reason: "unknown file type: expected .jsonl, .ndjson or .csv, optionally followed by .gz"
-    })
-  }
-  const outcome = yield* Effect.promise((signal) => load(file, format, kind.gzipSuffix, sink, options, signal))
-  if ("reason" in outcome) {
-    const { line, reason } = outcome
-    return yield* new SourceError(line === undefined ? { file, reason } : { file, line, reason })
-  }
-  return outcome
+  return yield* readWith(file, options, (format) => (chunks, onChunk) => READERS[format](chunks, sink, onChunk))
+})
+
+const readWith = <R extends ReadCounts>(
+  file: string,
+  options: ReadSourceOptions,
+  reader: (format: SourceFormat) => Reader<R>
+): Effect.Effect<SourceSummary & R, SourceError> =>
+  Effect.gen(function*() {
+    const kind = fileKindOf(file)
+    const format = options.format ?? kind.format
+    if (format === undefined) {
+      return yield* new SourceError({
+        file,
+        reason: "unknown file type: expected .jsonl, .ndjson or .csv, optionally followed by .gz"
+      })
+    }
+    const outcome = yield* Effect.promise((signal) => load(file, format, kind.gzipSuffix, reader(format), options, signal))
+    if ("reason" in outcome) {
+      const { line, reason } = outcome
+      return yield* new SourceError(line === undefined ? { file, reason } : { file, line, reason })
+    }
+    return outcome
+  })
+
+/**
+ * JSON Lines files from this size on (as stored) are parsed on a worker thread: below it, starting
+ * the worker costs more than it saves (the embedded sample, tests).
+ */
+export const ENCODE_WORKER_THRESHOLD_BYTES = 16 << 20
+
+export interface ReadIntoOptions extends ReadSourceOptions {
+  /** Parse on a worker thread (JSON Lines only); by default, for files of ENCODE_WORKER_THRESHOLD_BYTES and more. */
+  readonly worker?: boolean
+}
+
+/**
+ * Reads `file` as `readSource` does, straight into stage 2 of a Dataset build (`assembler`);
+ * answers, with the file's summary, stage 1's (for `assembler.finish`). Large JSON Lines files run
+ * stage 1 on a worker thread (`encodedJsonLines.ts`), anything else in line, record by record.
+ */
+export const readSourceInto = Effect.fn("readSourceInto")(function*(
+  file: string,
+  assembler: DatasetAssembler,
+  options: ReadIntoOptions = {}
+): Effect.fn.Return<SourceSummary & { readonly encoded: EncoderSummary }, SourceError> {
+  const outcome = yield* readWith(file, options, (format) => (chunks, onChunk, totalBytes, textBytes) => {
+    if (format === "jsonl" && (options.worker ?? totalBytes >= ENCODE_WORKER_THRESHOLD_BYTES)) {
+      return readJsonLinesEncoded(chunks, assembler, onChunk, textBytes)
+    }
+    const encoder = new RecordEncoder()
+    const sink: RecordSink = (record, line) => encoder.encode(record, line) ? assembler.add(encoder.take())?.reason : undefined
+    const spanSink: SpanSink = (record, line) =>
+      encoder.encodeSpans(record, line) ? assembler.add(encoder.take())?.reason : undefined
+    const read = format === "jsonl" ? readJsonLines(chunks, sink, onChunk, spanSink) : READERS[format](chunks, sink, onChunk)
+    return read.then((counts) => isLoadFailure(counts) ? counts : { ...counts, summary: encoder.summary() })
+  })
+  const { summary, ...rest } = outcome
+  return { ...rest, encoded: summary }
 })

@@ -1,13 +1,19 @@
 import type { Postings } from "../columns.ts"
-import { foldWords } from "../../text/fold.ts"
-import { NO_YEAR } from "../DatasetData.ts"
+import { temporary } from "./growable.ts"
+
+/** A temporary copy of the first `length` values (a cursor over offsets). */
+const temporaryCopy = (values: Uint32Array, length: number): Uint32Array => {
+  const copy = temporary(Uint32Array, length)
+  copy.set(values.subarray(0, length))
+  return copy
+}
 
 /** Rows grouped by code with a counting sort: O(rows + codes), rows ascending within a code. */
 export const groupByCode = (codes: ArrayLike<number>, codeCount: number): Postings => {
   const offsets = new Uint32Array(codeCount + 1)
   for (let row = 0; row < codes.length; row++) offsets[codes[row] + 1]++
   for (let code = 0; code < codeCount; code++) offsets[code + 1] += offsets[code]
-  const cursor = offsets.slice(0, codeCount)
+  const cursor = temporaryCopy(offsets, codeCount)
   const rows = new Uint32Array(codes.length)
   for (let row = 0; row < codes.length; row++) rows[cursor[codes[row]]++] = row
   return { offsets, rows }
@@ -18,7 +24,7 @@ export const invert = (perRow: Postings, keyCount: number, order?: Uint32Array):
   const offsets = new Uint32Array(keyCount + 1)
   for (let i = 0; i < perRow.rows.length; i++) offsets[perRow.rows[i] + 1]++
   for (let key = 0; key < keyCount; key++) offsets[key + 1] += offsets[key]
-  const cursor = offsets.slice(0, keyCount)
+  const cursor = temporaryCopy(offsets, keyCount)
   const rows = new Uint32Array(perRow.rows.length)
   const rowCount = perRow.offsets.length - 1
   for (let i = 0; i < rowCount; i++) {
@@ -28,112 +34,55 @@ export const invert = (perRow: Postings, keyCount: number, order?: Uint32Array):
   return { offsets, rows }
 }
 
-/** Stable counting sort of `rows` by a small integer key per row. */
-const sortByKey = (rows: Uint32Array, key: ArrayLike<number>, keyCount: number): Uint32Array => {
-  const counts = new Uint32Array(keyCount + 1)
+/**
+ * Like `invert`, for rows whose keys are those of a group they belong to (a name's words are its
+ * folded form's): `listOf[row]` is the row's group, `lists` the keys of each group.
+ */
+export const invertThrough = (listOf: Uint32Array, lists: Postings, keyCount: number, order: Uint32Array): Postings => {
+  // Counted per group first: one pass over the rows, one over the groups' keys.
+  const groupSize = temporary(Uint32Array, lists.offsets.length - 1)
+  for (let row = 0; row < listOf.length; row++) groupSize[listOf[row]]++
+  const offsets = new Uint32Array(keyCount + 1)
+  for (let list = 0; list < groupSize.length; list++) {
+    for (let j = lists.offsets[list]; j < lists.offsets[list + 1]; j++) offsets[lists.rows[j] + 1] += groupSize[list]
+  }
+  for (let key = 0; key < keyCount; key++) offsets[key + 1] += offsets[key]
+  const cursor = temporaryCopy(offsets, keyCount)
+  const rows = new Uint32Array(offsets[keyCount])
+  for (let i = 0; i < order.length; i++) {
+    const row = order[i]
+    const list = listOf[row]
+    for (let j = lists.offsets[list]; j < lists.offsets[list + 1]; j++) rows[cursor[lists.rows[j]]++] = row
+  }
+  return { offsets, rows }
+}
+
+/** Stable counting sort of `rows` by a small integer key per row (into a temporary array if asked). */
+export const sortByKey = (rows: Uint32Array, key: ArrayLike<number>, keyCount: number, transient = false): Uint32Array => {
+  const counts = temporary(Uint32Array, keyCount + 1)
   for (let i = 0; i < rows.length; i++) counts[key[rows[i]] + 1]++
   for (let k = 0; k < keyCount; k++) counts[k + 1] += counts[k]
-  const out = new Uint32Array(rows.length)
+  const out = transient ? temporary(Uint32Array, rows.length) : new Uint32Array(rows.length)
   for (let i = 0; i < rows.length; i++) out[counts[key[rows[i]]]++] = rows[i]
   return out
 }
 
-const identity = (size: number): Uint32Array => {
-  const rows = new Uint32Array(size)
+/** 0, 1, … size − 1, in a temporary array. */
+export const identity = (size: number): Uint32Array => {
+  const rows = temporary(Uint32Array, size)
   for (let i = 0; i < size; i++) rows[i] = i
   return rows
 }
 
-const inverse = (permutation: Uint32Array): Uint32Array => {
+export const inverse = (permutation: Uint32Array): Uint32Array => {
   const rank = new Uint32Array(permutation.length)
   for (let i = 0; i < permutation.length; i++) rank[permutation[i]] = i
   return rank
 }
 
-const ASCII_WORDS = /^[A-Z0-9 ]*$/
-
-/**
- * Folded names and their words. Most registry names are already upper-case ASCII with single
- * spaces, so they skip Unicode normalisation.
- */
-const foldName = (name: string): Array<string> =>
-  ASCII_WORDS.test(name) && !name.includes("  ") && !name.startsWith(" ") && !name.endsWith(" ")
-    ? name.length === 0 ? [] : name.split(" ")
-    : foldWords(name)
-
-export interface NameIndexes {
-  readonly byName: Uint32Array
-  readonly nameRank: Uint32Array
-  /** Row → token ids, tokens numbered in sorted order. */
-  readonly rowTokens: Postings
-  readonly tokens: Array<string>
-}
-
-/**
- * Sorts distinct folded names with the engine's native string sort (far faster than a comparator
- * over millions of rows), then places rows by a stable counting sort on their name's rank.
- */
-export const indexNames = (names: ReadonlyArray<string>): NameIndexes => {
-  const size = names.length
-  const keyOf = new Map<string, number>()
-  const distinctKeys: Array<string> = []
-  const rowKey = new Uint32Array(size)
-  const tokenIdOf = new Map<string, number>()
-  const tokenList: Array<string> = []
-  const tokenOffsets = new Uint32Array(size + 1)
-  const rowTokenIds: Array<number> = []
-
-  for (let row = 0; row < size; row++) {
-    const words = foldName(names[row])
-    const key = words.join(" ")
-    let k = keyOf.get(key)
-    if (k === undefined) {
-      k = distinctKeys.length
-      distinctKeys.push(key)
-      keyOf.set(key, k)
-    }
-    rowKey[row] = k
-    for (let w = 0; w < words.length; w++) {
-      let t = tokenIdOf.get(words[w])
-      if (t === undefined) {
-        t = tokenList.length
-        tokenList.push(words[w])
-        tokenIdOf.set(words[w], t)
-      }
-      let seen = false
-      for (let j = tokenOffsets[row]; j < rowTokenIds.length; j++) if (rowTokenIds[j] === t) seen = true
-      if (!seen) rowTokenIds.push(t)
-    }
-    tokenOffsets[row + 1] = rowTokenIds.length
-  }
-
-  const keyRank = rankOfSorted(distinctKeys)
-  const rankByRow = new Uint32Array(size)
-  for (let row = 0; row < size; row++) rankByRow[row] = keyRank[rowKey[row]]
-  const byName = sortByKey(identity(size), rankByRow, distinctKeys.length)
-
-  const tokenRank = rankOfSorted(tokenList)
-  const tokens = new Array<string>(tokenList.length)
-  for (let t = 0; t < tokenList.length; t++) tokens[tokenRank[t]] = tokenList[t]
-  const rowTokens = new Uint32Array(rowTokenIds.length)
-  for (let i = 0; i < rowTokenIds.length; i++) rowTokens[i] = tokenRank[rowTokenIds[i]]
-
-  return { byName, nameRank: inverse(byName), rowTokens: { offsets: tokenOffsets, rows: rowTokens }, tokens }
-}
-
-/** For each string of `values` (distinct), its position in code-unit order. */
-const rankOfSorted = (values: ReadonlyArray<string>): Uint32Array => {
-  const sorted = [...values].sort()
-  const position = new Map<string, number>()
-  for (let i = 0; i < sorted.length; i++) position.set(sorted[i], i)
-  const rank = new Uint32Array(values.length)
-  for (let i = 0; i < values.length; i++) rank[i] = position.get(values[i]) ?? 0
-  return rank
-}
-
 /** Rows by birth-year code ascending (code 0, no year, last), ties in file order. */
 export const orderByYear = (yearCodes: ArrayLike<number>, yearCount: number): Uint32Array => {
-  const lastFirst = new Uint32Array(yearCodes.length)
+  const lastFirst = temporary(Uint32Array, yearCodes.length)
   // Shift codes so that "no year" (code 0) sorts after every real year.
   for (let row = 0; row < yearCodes.length; row++) lastFirst[row] = yearCodes[row] === 0 ? yearCount - 1 : yearCodes[row] - 1
   return sortByKey(identity(yearCodes.length), lastFirst, yearCount)
@@ -146,21 +95,34 @@ export const orderByYear = (yearCodes: ArrayLike<number>, yearCount: number): Ui
 export const orderByFame = (byName: Uint32Array, progeny: Postings): Uint32Array => {
   const size = byName.length
   let max = 0
-  const descending = new Uint32Array(size)
+  const descending = temporary(Uint32Array, size)
   for (let row = 0; row < size; row++) {
     const count = progeny.offsets[row + 1] - progeny.offsets[row]
     descending[row] = count
     if (count > max) max = count
   }
   for (let row = 0; row < size; row++) descending[row] = max - descending[row]
-  return sortByKey(byName, descending, max + 1)
+  return sortByKey(byName, descending, max + 1, true)
 }
 
 /**
  * Direct offspring of each row (as father or mother), each list sorted by birth year ascending
- * (absent last), then folded name, then file order.
+ * (absent last), then folded name, then file order. `yearCodes` are the birth-year dimension's
+ * codes (chronological, 0 for no year).
+ *
+ * Name rank orders by folded name then file order, and is distinct per row: (year, name rank) is
+ * the whole order. Each child gets the number `year order × rows + name rank`, so every parent's
+ * list sorts as plain numbers (the engine's typed-array sort, no comparator), and the rank gives
+ * the row back through `byName`.
  */
-export const indexProgeny = (pere: Int32Array, mere: Int32Array, year: Int32Array, nameRank: Uint32Array): Postings => {
+export const indexProgeny = (
+  pere: Int32Array,
+  mere: Int32Array,
+  yearCodes: ArrayLike<number>,
+  yearCount: number,
+  byName: Uint32Array,
+  nameRank: Uint32Array
+): Postings => {
   const size = pere.length
   const offsets = new Uint32Array(size + 1)
   for (let row = 0; row < size; row++) {
@@ -168,19 +130,17 @@ export const indexProgeny = (pere: Int32Array, mere: Int32Array, year: Int32Arra
     if (mere[row] >= 0 && mere[row] !== pere[row]) offsets[mere[row] + 1]++
   }
   for (let row = 0; row < size; row++) offsets[row + 1] += offsets[row]
-  const cursor = offsets.slice(0, size)
-  const rows = new Uint32Array(offsets[size])
+  const keyOf = (row: number): number => (yearCodes[row] === 0 ? yearCount : yearCodes[row]) * size + nameRank[row]
+  const cursor = temporaryCopy(offsets, size)
+  const keys = temporary(Float64Array, offsets[size])
   for (let row = 0; row < size; row++) {
-    if (pere[row] >= 0) rows[cursor[pere[row]]++] = row
-    if (mere[row] >= 0 && mere[row] !== pere[row]) rows[cursor[mere[row]]++] = row
+    if (pere[row] >= 0) keys[cursor[pere[row]]++] = keyOf(row)
+    if (mere[row] >= 0 && mere[row] !== pere[row]) keys[cursor[mere[row]]++] = keyOf(row)
   }
-  const yearKey = (row: number): number => (year[row] === NO_YEAR ? Number.MAX_SAFE_INTEGER : year[row])
   for (let parent = 0; parent < size; parent++) {
-    if (offsets[parent + 1] - offsets[parent] > 1) {
-      rows
-        .subarray(offsets[parent], offsets[parent + 1])
-        .sort((a, b) => yearKey(a) - yearKey(b) || nameRank[a] - nameRank[b])
-    }
+    if (offsets[parent + 1] - offsets[parent] > 1) keys.subarray(offsets[parent], offsets[parent + 1]).sort()
   }
+  const rows = new Uint32Array(keys.length)
+  for (let i = 0; i < keys.length; i++) rows[i] = byName[keys[i] % size]
   return { offsets, rows }
 }
