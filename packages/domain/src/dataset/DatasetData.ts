@@ -78,7 +78,10 @@ export interface DatasetData {
 
   /** 16 bytes per row. */
   readonly ids: Uint8Array
-  /** Open-addressing table of rows by id (see `findRow`); -1 marks an empty slot. */
+  /**
+   * Open-addressing table of rows by id (see `findRow`); -1 marks an empty slot. A power of two
+   * filled to at most `MAX_LOAD` (0.7): 2^23 slots, 32 MiB, at full scale.
+   */
   readonly idTable: Int32Array
 
   readonly nom: StringArena
@@ -101,7 +104,7 @@ export interface DatasetData {
   /** Codes 1..4 follow SEXES; every row has one. */
   readonly sexe: Dimension
   readonly statut: Dimension
-  /** Dimension over distinct birth years as text, in chronological order. */
+  /** Dimension over distinct birth years as text, in chronological order (codes one byte wide, as years are few). */
   readonly annee: Dimension
   readonly year: Int32Array
 

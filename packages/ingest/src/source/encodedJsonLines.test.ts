@@ -7,6 +7,7 @@
 import { DatasetAssembler, type DatasetData } from "@equides/domain"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { gzipSync } from "node:zlib"
 import { generateExtract } from "../generate/generateExtract.ts"
 import { readSourceInto } from "./readSource.ts"
 import { temporaryDirectory, writeFile } from "./testing.ts"
@@ -39,16 +40,19 @@ const lines = [...generateExtract({ seed: 11, count: 6000 })].map((raw, i) => {
 const text = [...lines.slice(0, 3000), "", ...lines.slice(3000)].join("\n") + "\n"
 
 describe("JSON Lines on a worker thread", () => {
-  it.effect("builds the same Dataset as in line", () =>
+  it.effect("builds the same Dataset as in line, from a plain or a compressed file", () =>
     Effect.gen(function*() {
       const file = writeFile(tmp.path("extract.jsonl"), text)
+      // Compressed, the text's size is unknown: no row estimate, the columns grow as they go.
+      const compressed = writeFile(tmp.path("extract.jsonl.gz"), gzipSync(text))
       const inline = yield* build(file, false)
-      const threaded = yield* build(file, true)
-      expect(threaded.info.lines).toBe(inline.info.lines)
-      expect(threaded.info.records).toBe(inline.info.records)
-      expect(threaded.info.fingerprint).toBe(inline.info.fingerprint)
-      expect(threaded.data).toStrictEqual(inline.data)
-      expect(threaded.data.size).toBeGreaterThan(5900)
+      for (const source of [file, compressed]) {
+        const threaded = yield* build(source, true)
+        expect(threaded.info.lines).toBe(inline.info.lines)
+        expect(threaded.info.records).toBe(inline.info.records)
+        expect(threaded.data).toStrictEqual({ ...inline.data, provenance: threaded.data.provenance })
+      }
+      expect(inline.data.size).toBeGreaterThan(5900)
     }), 60_000)
 
   it.effect("stops on the same line with the same reason: invalid JSON, duplicate id", () =>

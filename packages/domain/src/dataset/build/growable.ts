@@ -146,8 +146,8 @@ const WIDTH = 4
 /**
  * Strings to dense ids (0, 1, 2… in order of first sight), for the dictionaries that see millions
  * of lookups (folded names). A `Map` keyed by strings cost about a microsecond a lookup at that
- * size; here each slot holds the id and the string's hash side by side, so a lookup reads one
- * slot and compares strings only on equal hashes.
+ * size; here a slot holds the hash, the id and where an ASCII copy of the string lies, so a
+ * lookup reads one slot and, on an equal hash only, compares bytes (or the strings).
  */
 export class StringIds {
   readonly values: Array<string> = []
