@@ -11,11 +11,6 @@ const decoder = new TextDecoder("utf-8", { ignoreBOM: true })
 export const textOfBytes = (bytes: Uint8Array, start: number, end: number): string =>
   decoder.decode(bytes.subarray(start, end))
 
-export const isAscii = (bytes: Uint8Array, start: number, end: number): boolean => {
-  for (let i = start; i < end; i++) if (bytes[i] >= 0x80) return false
-  return true
-}
-
 /** FNV-1a over bytes; over an ASCII string's character codes it gives the same value. */
 export const hashBytes = (bytes: Uint8Array, start: number, end: number): number => {
   let hash = 0x811c9dc5
