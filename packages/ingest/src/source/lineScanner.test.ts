@@ -277,30 +277,28 @@ const realisticLine: fc.Arbitrary<Uint8Array> = fc
     return out
   })
 
+/** Compares generated batches with the reference path; answers how many lines took the fast path. */
+const compareBatches = (line: fc.Arbitrary<Uint8Array>, maxLength: number, numRuns: number) => {
+  let scanned = 0
+  let lines = 0
+  fc.assert(
+    fc.property(fc.array(line, { minLength: 1, maxLength }), (batch) => {
+      scanned += compare(batch)
+      lines += batch.length
+    }),
+    { numRuns }
+  )
+  return { scanned, lines }
+}
+
 describe("LineScanner", () => {
   it("encodes realistic lines, edited every way, exactly like JSON.parse and the normaliser", () => {
-    let scanned = 0
-    let lines = 0
-    fc.assert(
-      fc.property(fc.array(realisticLine, { minLength: 1, maxLength: 8 }), (batch) => {
-        scanned += compare(batch)
-        lines += batch.length
-      }),
-      { numRuns: 1000 }
-    )
+    const { scanned, lines } = compareBatches(realisticLine, 8, 1000)
     expect(scanned).toBeGreaterThan(lines / 2)
   }, 60_000)
 
   it("gives up, or gives spans that encode exactly like JSON.parse and the normaliser", () => {
-    let scanned = 0
-    let lines = 0
-    fc.assert(
-      fc.property(fc.array(lineBytes, { minLength: 1, maxLength: 12 }), (batch) => {
-        scanned += compare(batch)
-        lines += batch.length
-      }),
-      { numRuns: 600 }
-    )
+    const { scanned, lines } = compareBatches(lineBytes, 12, 600)
     // The fast path is really exercised, not just given up on.
     expect(scanned).toBeGreaterThan(lines / 10)
   }, 60_000)
