@@ -89,6 +89,22 @@ export const ensureExtract = async (seed: number, count: number): Promise<string
   return file
 }
 
+/**
+ * The snapshot beside `file` (`FILE.snapshot`), written by the ingest CLI. The server refuses a
+ * stale or corrupt one and loads the source instead, saying so in its log (`snapshotRefused`).
+ */
+export const writeSnapshotOf = async (file: string): Promise<void> => {
+  process.stderr.write(`writing the snapshot of ${file}…\n`)
+  const writer = await start("snapshot", "packages/ingest/src/cli.ts", ["snapshot", file], {})
+  const outcome = await writer.exited
+  if (outcome !== "code 0") throw new Error(`the snapshot could not be written (${outcome}):\n${tail(writer.log)}`)
+}
+
+export const hasSnapshot = (file: string): boolean => existsSync(`${file}.snapshot`)
+
+/** Whether the server's log says it refused the snapshot (and loaded the source). */
+export const snapshotRefused = (child: Child): boolean => readFileSync(child.log, "utf8").includes("snapshot refused")
+
 export interface Started extends Child {
   readonly baseUrl: string
   /** From spawn to the first 200 on `readyPath`. */

@@ -5,10 +5,21 @@
  */
 import { setTimeout as sleep } from "node:timers/promises"
 import { parseArgs } from "node:util"
-import { measureSeries } from "./load.ts"
-import { ensureExtract, memoryOf, startApi, startBare, stop } from "./processes.ts"
-import { describeMachine, formatMachine, formatRoutes, formatServer, judge, type Machine, writeResult } from "./report.ts"
-import { benchRoutes, pickValues } from "./routes.ts"
+import { measureSeries, type Summary } from "./load.ts"
+import { type ApiServer, ensureExtract, memoryOf, startApi, startBare, stop } from "./processes.ts"
+import {
+  type Baseline,
+  baselineFor,
+  describeMachine,
+  formatMachine,
+  formatRoutes,
+  formatServer,
+  judge,
+  type Machine,
+  SIZED_BASELINE_ABOVE,
+  writeResult
+} from "./report.ts"
+import { benchRoutes, pickValues, type Route } from "./routes.ts"
 import { runScaling, SCALING_COUNTS } from "./scaling.ts"
 
 const USAGE = `usage: npm run bench -- [options]
@@ -97,28 +108,45 @@ const bench = async (startedAt: Date, machine: Machine, options: Options): Promi
 
   const picks = await pickValues(server.baseUrl)
   const routes = await benchRoutes(server.baseUrl, picks)
-  const bareBytes = await probe(bare.baseUrl)
   const bytes = await Promise.all(routes.map((route) => probe(server.baseUrl + route.path, route.headers)))
-  const targets = [
+  const bareTargets = [
     { name: "bare node:http", url: bare.baseUrl },
-    ...routes.map((route) => ({ name: route.name, url: server.baseUrl + route.path, ...(route.headers === undefined ? {} : { headers: route.headers }) }))
+    ...[...new Set(bytes.filter((size) => size > SIZED_BASELINE_ABOVE))].map((size) => ({ name: `bare node:http, ${size} B`, url: `${bare.baseUrl}/?bytes=${size}` }))
   ]
-  const [bareSummary, ...summaries] = await measureSeries(targets, options)
+  const bareBytes = await Promise.all(bareTargets.map((target) => probe(target.url)))
+  const targetsOn = (api: ApiServer, measured: ReadonlyArray<Route>) =>
+    measured.map((route) => ({ name: route.name, url: api.baseUrl + route.path, ...(route.headers === undefined ? {} : { headers: route.headers }) }))
+  const summaries = await measureSeries([...bareTargets, ...targetsOn(server, routes)], options)
+  const baselines: ReadonlyArray<Baseline> = bareTargets.map((_, i) => ({ bytes: bareBytes[i], summary: summaries[i] }))
+  const judged = (measured: ReadonlyArray<Route>, results: ReadonlyArray<Summary>) =>
+    measured.map((route, i) => {
+      const size = bytes[routes.indexOf(route)]
+      return judge(route, size, results[i], baselineFor(size, baselines))
+    })
+  const rows = judged(routes, summaries.slice(bareTargets.length))
 
   await sleep(2000)
   const memoryAfterLoad = await memoryOf(server)
-  await Promise.all([stop(server), stop(bare)])
+  await stop(server)
 
-  const rows = routes.map((route, i) => judge(route, bytes[i], summaries[i], bareSummary))
+  // What a request costs when it executes: the same routes (a 304 never executes) on a server
+  // whose response cache is off, against the same baselines.
+  process.stderr.write("\nthe same routes with the response cache off (every request executes)\n")
+  const uncachedServer = await startApi(dataFile, { ...options.serverEnv, RESPONSE_CACHE_MB: "0" })
+  const executing = routes.filter((route) => route.kind !== "revalidation")
+  const uncached = judged(executing, await measureSeries(targetsOn(uncachedServer, executing), options))
+  await Promise.all([stop(uncachedServer), stop(bare)])
+
   const serverFacts = { dataFile, records: picks.records, startToReadyMs: server.startToReadyMs, memoryAfterStart, memoryAfterLoad }
   process.stdout.write(
     `\n${formatMachine(machine)}\n${options.connections} connections, ${options.duration} s × ${options.runs} run(s) per route, medians\n\n` +
-      `${formatRoutes(bareSummary, bareBytes, rows)}\n\n${formatServer(serverFacts)}\n`
+      `${formatRoutes(baselines, rows)}\n\nwith the response cache off (RESPONSE_CACHE_MB=0: every request executes)\n\n` +
+      `${formatRoutes(baselines, uncached)}\n\n${formatServer(serverFacts)}\n`
   )
   const file = await writeResult(
     startedAt,
     ".json",
-    JSON.stringify({ startedAt, machine, options, server: serverFacts, picks, baseline: { bytes: bareBytes, summary: bareSummary }, routes: rows }, null, 2)
+    JSON.stringify({ startedAt, machine, options, server: serverFacts, picks, baselines, routes: rows, uncached }, null, 2)
   )
   process.stdout.write(`\nwritten: ${file}\n`)
 }

@@ -1,7 +1,8 @@
 /**
  * The application: the HttpApi routes with their handlers and middleware, the documentation page
- * and the request pipeline. It needs a `Dataset`, the `Settings`, the `Telemetry` registry and the
- * platform's HTTP services; `main.ts` serves it over Node, tests over a test server.
+ * and the request pipeline. It needs a `Dataset`, the `Settings`, the `Telemetry` registry, the
+ * `Admission` (shared with the Node server's front door) and the platform's HTTP services;
+ * `main.ts` serves it over Node, tests over a test server.
  */
 import { Api } from "@equides/domain"
 import { Layer } from "effect"

@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib"
 import { ifNoneMatchMatches, makeEtagger } from "./middleware/conditional.ts"
 import { negotiateUncached } from "./middleware/compression.ts"
-import { CACHE_POLICY } from "./pipeline.ts"
+import { CACHE_POLICY } from "./responseHeaders.ts"
 import { FAMILY, instrumentedStats, makeProbe, raw, type RawReply, SIRE, testServer } from "./testing.ts"
 
 const STRONG = /^"[0-9a-f]{16}"$/
@@ -209,7 +209,10 @@ describe("through the pipeline", () => {
         const second = yield* raw("/v1/stats", { headers: { "accept-encoding": "gzip" } })
         assert.strictEqual(cached.started, 1)
         assert.deepStrictEqual(second.body, first.body)
-        assert.strictEqual(second.headers["etag"], first.headers["etag"])
+        // Written by the front door, the kept answer is the pipeline's own, header for header.
+        const { date: _, ...firstHeaders } = first.headers
+        const { date: __, ...secondHeaders } = second.headers
+        assert.deepStrictEqual(secondHeaders, firstHeaders)
         // Another coding is another representation.
         yield* raw("/v1/stats", { headers: { "accept-encoding": "br" } })
         assert.strictEqual(cached.started, 2)

@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import { connect } from "node:net"
 import { parseTrustedProxies } from "./config.ts"
 import { isOversized, scanQuery } from "./middleware/requestSize.ts"
-import { CACHE_POLICY, EXPOSED_HEADERS } from "./pipeline.ts"
+import { CACHE_POLICY, EXPOSED_HEADERS } from "./responseHeaders.ts"
 import { FAMILY, raw, type RawReply, serverUrl, testServer } from "./testing.ts"
 
 const COMMON = {

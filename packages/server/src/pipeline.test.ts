@@ -3,6 +3,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
+import { Admission } from "./admission.ts"
 import { settingsLayer } from "./config.ts"
 import { PipelineLive, ROUTER_CONFIG } from "./pipeline.ts"
 import { Telemetry } from "./telemetry.ts"
@@ -12,7 +13,10 @@ const routes = Layer.mergeAll(
   HttpRouter.add("GET", "/boom", Effect.die(new Error("boom"))),
   HttpRouter.add("GET", "/json", Effect.succeed(HttpServerResponse.jsonUnsafe({ a: 1 }))),
   PipelineLive
-).pipe(Layer.provide([settingsLayer({ rateLimitRate: 0, metrics: undefined }), Telemetry.layer, fromRecords(FAMILY)]))
+).pipe(
+  Layer.provide(Admission.layer),
+  Layer.provide([settingsLayer({ rateLimitRate: 0, metrics: undefined }), Telemetry.layer, fromRecords(FAMILY)])
+)
 
 const fetchWith = (path: string, init?: RequestInit) =>
   Effect.acquireUseRelease(

@@ -4,14 +4,12 @@
  * middleware layers: the order is read top to bottom below, and each request pays for one closure.
  *
  * Order, for a request:
- *  1. route lookup on the path (the route template labels metrics and prices the quota);
- *     `OPTIONS` on a served path → 204 preflight;
- *  2. request size: over 64 parameters or 4096 bytes of query → 400 `parametre: "query"`;
- *  3. validators: coding negotiated from `Accept-Encoding`, ETag computed (dataset fingerprint,
- *     URI, coding, and for `GET /` the media type), `If-None-Match` compared;
- *  4. quota (per caller): 1 unit when `If-None-Match` matched, else the URI's cost → 429;
- *  5. 304 when `If-None-Match` matched — nothing executed;
- *  6. response cache by ETag: a success already produced (compressed or not) is answered from memory;
+ *  1.–6. admission (`admission.ts`), taken by the front door as the request arrives or, when the
+ *     front door did not run, here: route lookup (`OPTIONS` on a served path → 204 preflight);
+ *     request size (over 64 parameters or 4096 bytes of query → 400 `parametre: "query"`); coding
+ *     negotiated, ETag computed, `If-None-Match` compared; quota (1 unit when `If-None-Match`
+ *     matched, else the URI's cost → 429); 304 when it matched; the response cache. The front door
+ *     writes 304s and cached answers itself; here they are answered the same way;
  *  7. concurrency and deadline → 503. Probes skip it (constant-time, they must stay responsive
  *     under load) but pay the quota like any request (1 unit); 304s and cached answers never
  *     reach it (nothing executes);
@@ -24,45 +22,21 @@
  * Response shaping happens here, in the request's own fiber, outside the interruptible route: a
  * request cut at its deadline is interrupted inside the route and answered 503 here.
  */
-import { Api, Dataset, Introuvable, MethodeNonAdmise, ParametreInvalide, ServiceSurcharge, TropDeRequetes } from "@equides/domain"
-import { Cause, Clock, Context, Effect, type Fiber, LogLevel, References, type Types } from "effect"
-import {
-  FindMyWay,
-  HttpRouter,
-  HttpServerError,
-  HttpServerRequest,
-  HttpServerResponse,
-  ProblemDetails
-} from "effect/http"
-import { HttpApi } from "effect/http-api"
+import { Introuvable, MethodeNonAdmise, ParametreInvalide, ServiceSurcharge, TropDeRequetes } from "@equides/domain"
+import { Cause, Clock, Context, Effect, type Fiber, LogLevel, Option, References, type Types } from "effect"
+import { type FindMyWay, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse, ProblemDetails } from "effect/http"
+import { Admission, type Exchange, type Kept, routeTemplates } from "./admission.ts"
 import { Settings } from "./config.ts"
-import { DOCUMENTATION_ROUTE } from "./documentation.ts"
-import { compress, isCompressible, makeNegotiator, MIN_COMPRESSED_BYTES, type Negotiated } from "./middleware/compression.ts"
+import { admittedAt } from "./frontDoor.ts"
+import { compress, isCompressible, MIN_COMPRESSED_BYTES } from "./middleware/compression.ts"
 import { Gate, type Waiter, watchdogTick } from "./middleware/concurrency.ts"
-import { ifNoneMatchMatches, makeEtagger } from "./middleware/conditional.ts"
-import { costOf, makeCallerKey, type QuotaState, rateLimitPolicy, rateLimitValue, TokenBuckets } from "./middleware/quota.ts"
-import { isOversized, MAX_QUERY_BYTES, MAX_QUERY_PARAMETERS, scanQuery } from "./middleware/requestSize.ts"
-import { ResponseCache } from "./middleware/responseCache.ts"
-import { prefersHtml } from "./negotiation.ts"
+import { MAX_QUERY_BYTES, MAX_QUERY_PARAMETERS } from "./middleware/requestSize.ts"
+import { rateLimitValue } from "./middleware/quota.ts"
 import { problemResponse } from "./problems.ts"
+import { CACHE_POLICY, COMMON_HEADERS } from "./responseHeaders.ts"
 import { Telemetry, type UnavailableReason } from "./telemetry.ts"
 
-/**
- * The router's configuration. Paths are case-sensitive (the default is not): ids are, and one
- * resource has one URI, which caches and ETags rely on.
- */
-export const ROUTER_CONFIG: Partial<FindMyWay.RouterConfig> = { caseSensitive: true }
-
-/** Every path the service serves (all with GET and HEAD), each mapped to its route template. */
-const routeTemplates = (): FindMyWay.Router<string> => {
-  const router = FindMyWay.make<string>(ROUTER_CONFIG)
-  HttpApi.reflect(Api, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint }) => router.on("GET", endpoint.path as HttpRouter.PathInput, endpoint.path)
-  })
-  router.on("GET", DOCUMENTATION_ROUTE, DOCUMENTATION_ROUTE)
-  return router
-}
+export { ROUTER_CONFIG } from "./admission.ts"
 
 const ALLOWED = "GET, HEAD"
 
@@ -113,66 +87,36 @@ const routeProblems = (paths: FindMyWay.Router<string>) => <E, R>(app: Effect.Ef
 // -----------------------------------------------------------------------------
 // The contract
 
-export const CACHE_POLICY = "public, max-age=3600, stale-while-revalidate=86400"
-export const EXPOSED_HEADERS = "ETag, Retry-After, RateLimit, RateLimit-Policy"
-
-export const COMMON_HEADERS: Readonly<Record<string, string>> = {
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
-  "access-control-allow-origin": "*",
-  "access-control-expose-headers": EXPOSED_HEADERS
-}
-
 const JSON_TYPE = "application/json"
 const JSON_UTF8 = "application/json; charset=utf-8"
-
-const PROBES = new Set(["/healthz", "/readyz"])
-
-const isDebug = (level: LogLevel.LogLevel): boolean => LogLevel.isGreaterThanOrEqualTo("Debug", level)
-
-/** What the pipeline learnt about a request before the response. */
-interface Exchange {
-  readonly started: number
-  readonly method: string
-  readonly url: string
-  readonly label: string
-  readonly vary: string
-  readonly negotiated: Negotiated
-  etag: string | undefined
-  quota: QuotaState | undefined
-}
 
 type Response = HttpServerResponse.HttpServerResponse
 
 /** The router's effect, as global middleware receives it. */
 type App = Effect.Effect<Response, Types.unhandled>
 
+/** A response as the front door writes it from the cache. */
+const toKept = (response: Response, body: Uint8Array, text: string | undefined): Kept => ({
+  response,
+  status: response.status,
+  headers: response.headers,
+  body: text ?? body
+})
+
 const Contract = Effect.gen(function*() {
   const settings = yield* Settings
-  const data = yield* Dataset
+  const gatekeeper = yield* Admission
   const registry = yield* Telemetry
-  const debug = isDebug(yield* References.MinimumLogLevel)
+  const debug = LogLevel.isGreaterThanOrEqualTo("Debug", yield* References.MinimumLogLevel)
 
-  const templates = routeTemplates()
-  const problems = routeProblems(templates)
-  const etagOf = makeEtagger(data.provenance.fingerprint, data.provenance.ingestedAt)
-  const negotiate = makeNegotiator()
-  const callerKey = makeCallerKey(settings.trustedProxies)
-  const quota = settings.rateLimitRate > 0 ? new TokenBuckets(settings.rateLimitRate, settings.rateLimitBurst) : undefined
-  const policy = quota === undefined ? undefined : rateLimitPolicy(settings.rateLimitRate, settings.rateLimitBurst)
-  const hasData = data.size > 0
-  const cache = new ResponseCache(settings.responseCacheBytes)
+  const problems = routeProblems(routeTemplates())
+  const { cache, policy } = gatekeeper
   const gate = new Gate(settings.maxConcurrency, settings.maxConcurrency * 64)
   const timeoutMs = settings.requestTimeoutMs
   const overloadRetryAfter = String(Math.max(1, Math.ceil(timeoutMs / 1000)))
 
-  registry.datasetRows = data.size
   registry.gauge("equides_requests_in_flight", "Requests executing (holding a concurrency slot).", () => gate.running)
   registry.gauge("equides_requests_queued", "Requests waiting for a concurrency slot.", () => gate.queued)
-  registry.gauge("equides_response_cache_bytes", "Bytes held by the response cache.", () => cache.bytes)
-  registry.gauge("equides_response_cache_entries", "Responses held by the response cache.", () => cache.size)
-  registry.counter("equides_response_cache_hits_total", "Requests answered from the response cache.", () => cache.hits)
-  registry.gauge("equides_rate_limit_callers", "Callers whose quota bucket is not full (tracked in memory).", () => quota?.size ?? 0)
 
   // The watchdog (see middleware/concurrency.ts): one fiber for every deadline, on Effect's Clock.
   const tick = watchdogTick(timeoutMs)
@@ -257,20 +201,9 @@ const Contract = Effect.gen(function*() {
     const body = shaped.body
     // Successes only: an error is cheap to recompute, and random URIs must not churn the cache.
     if (exchange.etag !== undefined && cache.enabled && shaped.status >= 200 && shaped.status < 300 && body._tag === "Uint8Array") {
-      cache.set(exchange.etag, shaped, body.contentLength)
+      cache.set(exchange.etag, toKept(shaped, body.body, body.text), body.contentLength)
     }
     return done(shaped, exchange)
-  }
-
-  /**
-   * A 304 keeps the headers of the 200 it stands for that RFC 9110 (15.4.5) lists (ETag,
-   * Cache-Control, Vary) plus those every response carries; no representation metadata. Built in
-   * one go: this is the hottest path.
-   */
-  const notModifiedResponse = (vary: string, etag: string): Response => {
-    const headers: Record<string, string> = { ...COMMON_HEADERS, vary, "cache-control": CACHE_POLICY, etag }
-    if (policy !== undefined) headers["ratelimit-policy"] = policy
-    return HttpServerResponse.empty({ status: 304, headers })
   }
 
   const unavailable = (reason: UnavailableReason, exchange: Exchange): Effect.Effect<Response> => {
@@ -313,70 +246,34 @@ const Contract = Effect.gen(function*() {
     }
 
     return Effect.withFiber((fiber) => {
-      const started = performance.now()
       const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
-      const now = fiber.getRef(Clock.Clock).currentTimeMillisUnsafe()
-      const url = request.url
-      const method = request.method
-      const q = url.indexOf("?")
-      const route = templates.find("GET", q < 0 ? url : url.slice(0, q))?.handler
-      const exchange: Exchange = {
-        started,
-        method,
-        url,
-        label: route ?? "unmatched",
-        vary: route === "/" ? "Accept, Accept-Encoding" : "Accept-Encoding",
-        negotiated: negotiate(request.headers["accept-encoding"]),
-        etag: undefined,
-        quota: undefined
-      }
-      const key = quota === undefined ? "" : callerKey(request)
+      const exchange = admittedAt(request.source) ??
+        gatekeeper.admit(request.method, request.url, request.headers, Option.getOrUndefined(request.remoteAddress))
 
-      // 1. Preflight.
-      if (method === "OPTIONS" && route !== undefined) {
-        if (quota !== undefined) exchange.quota = quota.take(key, 1, now)
-        return respond(preflight(request), exchange)
-      }
-
-      // 2. Request size.
-      const scan = scanQuery(url)
-      const isRead = method === "GET" || method === "HEAD"
-      // With no data, probes and data routes answer 503: they have no representation to validate.
-      const representable = isRead && (hasData || route === undefined || !(route.startsWith("/v1/") || PROBES.has(route)))
-      if (representable) {
-        const variant = route === "/" && prefersHtml(request.headers["accept"]) ? "html" : ""
-        exchange.etag = etagOf(url, exchange.negotiated.coding, variant)
-      }
-      if (isOversized(scan)) {
-        if (quota !== undefined) exchange.quota = quota.peek(key, now)
-        return respond(oversized, exchange)
+      switch (exchange.verdict) {
+        case "preflight":
+          return respond(preflight(request), exchange)
+        case "oversized":
+          return respond(oversized, exchange)
+        case "tooMany":
+          return done(
+            shape(HttpServerResponse.setHeader(tooMany, "retry-after", String(exchange.quota?.retryAfterSeconds ?? 1)), exchange),
+            exchange
+          )
+        case "notModified":
+          return done(HttpServerResponse.empty({ status: 304, headers: gatekeeper.notModifiedHeaders(exchange) }), exchange)
+        case "cached":
+          if (exchange.kept !== undefined) return done(exchange.kept.response, exchange)
+          break
+        case "probe":
+          // Probes skip the concurrency gate: constant-time, they must stay responsive under load.
+          return Effect.flatMap(routed, (response) => respond(response, exchange))
+        case "route":
+          break
       }
 
-      // 3.–5. Validators, quota, 304.
-      const ifNoneMatch = exchange.etag === undefined ? undefined : request.headers["if-none-match"]
-      const notModified = ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, exchange.etag!)
-      if (quota !== undefined) {
-        const state = quota.take(key, notModified ? 1 : costOf(route, scan, data), now)
-        exchange.quota = state
-        if (!state.allowed) {
-          return done(shape(HttpServerResponse.setHeader(tooMany, "retry-after", String(state.retryAfterSeconds)), exchange), exchange)
-        }
-      }
-      if (notModified) {
-        return done(notModifiedResponse(exchange.vary, exchange.etag!), exchange)
-      }
-
-      // 6. Response cache.
-      if (exchange.etag !== undefined && cache.enabled) {
-        const kept = cache.get(exchange.etag)
-        if (kept !== undefined) return done(kept, exchange)
-      }
-
-      // 7. Concurrency and deadline; probes go straight to the router.
-      if (route !== undefined && PROBES.has(route)) {
-        return Effect.flatMap(routed, (response) => respond(response, exchange))
-      }
-      const deadline = now + timeoutMs
+      // Concurrency and deadline.
+      const deadline = exchange.now + timeoutMs
       if (gate.tryEnter()) return run(fiber, exchange, deadline)
       // Slow path: wait in the queue (interruptible: a client that leaves gives up its place).
       return Effect.interruptible(Effect.callback<"granted" | "expired" | "full">((resume) => {

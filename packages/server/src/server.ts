@@ -11,13 +11,15 @@ import { Dataset } from "@equides/domain"
 import { datasetLayerFromFile } from "@equides/ingest"
 import { Cause, Context, Duration, Effect, Exit, Layer, References, Runtime } from "effect"
 import { HttpRouter } from "effect/http"
-import { Server } from "node:http"
+import { type IncomingMessage, Server, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
+import { Admission } from "./admission.ts"
 import { makeApp, ROUTER_CONFIG } from "./App.ts"
 import { serverConfig, Settings } from "./config.ts"
+import { type FrontDoor, makeFrontDoor } from "./frontDoor.ts"
 import { MetricsListenerLive } from "./metrics.ts"
 import { StatsHandlers } from "./handlers/stats.ts"
-import { COMMON_HEADERS } from "./pipeline.ts"
+import { COMMON_HEADERS } from "./responseHeaders.ts"
 import { Telemetry } from "./telemetry.ts"
 
 /** Time given to requests in flight at shutdown. */
@@ -59,12 +61,27 @@ export const answerClientError = (error: Error & { readonly code?: string }, soc
 
 /**
  * The public `node:http` server: Node's defaults (`maxHeaderSize` 16 KiB), problem answers for
- * parse errors, and a close that does not wait for keep-alive: `close()` only drops the keep-alive
- * connections idle at that moment, so a connection whose request was in flight would hold the
- * shutdown until the client's keep-alive timeout. While closing, idle connections are dropped
- * every 100 ms (nothing is added to the request path).
+ * parse errors, the front door (`frontDoor.ts`) before the application sees a request, and a
+ * close that does not wait for keep-alive: `close()` only drops the keep-alive connections idle at
+ * that moment, so a connection whose request was in flight would hold the shutdown until the
+ * client's keep-alive timeout. While closing, idle connections are dropped every 100 ms (nothing is
+ * added to the request path).
  */
 class PublicServer extends Server {
+  private readonly frontDoor: FrontDoor | undefined
+
+  constructor(frontDoor: FrontDoor | undefined) {
+    super()
+    this.frontDoor = frontDoor
+  }
+
+  // The application's `request` listener is attached by the platform: a request the front door
+  // answers is not emitted to it at all.
+  override emit(event: string, ...args: Array<unknown>): boolean {
+    if (event === "request" && this.frontDoor?.(args[0] as IncomingMessage, args[1] as ServerResponse) === true) return true
+    return super.emit(event, ...args)
+  }
+
   override close(callback?: (error?: Error) => void): this {
     const sweep = setInterval(() => this.closeIdleConnections(), 100)
     sweep.unref()
@@ -73,11 +90,18 @@ class PublicServer extends Server {
   }
 }
 
-export const makeNodeServer = (): Server => {
-  const server = new PublicServer()
+export const makeNodeServer = (frontDoor?: FrontDoor): Server => {
+  const server = new PublicServer(frontDoor)
   server.on("clientError", answerClientError)
   return server
 }
+
+/** The public listener, its front door opened on the server's `Admission`. */
+export const publicListener = (options: NodeHttpServer.Options) =>
+  Layer.unwrap(Effect.gen(function*() {
+    const frontDoor = makeFrontDoor(yield* Admission, yield* Telemetry)
+    return NodeHttpServer.layer(() => makeNodeServer(frontDoor), options)
+  }))
 
 /** The server over the given handlers of the `stats` group (the shutdown test injects slow ones). */
 export const makeServerLive = (stats: typeof StatsHandlers = StatsHandlers) =>
@@ -97,11 +121,8 @@ export const makeServerLive = (stats: typeof StatsHandlers = StatsHandlers) =>
       )
     )
     const api = HttpRouter.serve(makeApp(stats), { routerConfig: ROUTER_CONFIG, disableLogger: true }).pipe(
-      Layer.provide(NodeHttpServer.layer(makeNodeServer, {
-        port: settings.port,
-        host: settings.host,
-        gracefulShutdownTimeout: SHUTDOWN_GRACE
-      })),
+      Layer.provide(publicListener({ port: settings.port, host: settings.host, gracefulShutdownTimeout: SHUTDOWN_GRACE })),
+      Layer.provide(Admission.layer),
       // Provided last, so built first: the listener opens only once the data is in memory.
       Layer.provide(dataset)
     )

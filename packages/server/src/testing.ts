@@ -3,7 +3,6 @@
  * generations, a dangling dam, a record without birth year, trotters) and an id maker.
  * Not exported by the package.
  */
-import { NodeHttpServer } from "@effect/platform-node"
 import {
   Api,
   Dataset,
@@ -19,11 +18,12 @@ import { type Duration, Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { FetchHttpClient, HttpClient, HttpClientRequest, HttpRouter, HttpServer } from "effect/http"
 import { request as httpRequest } from "node:http"
+import { Admission } from "./admission.ts"
 import { makeApp, ROUTER_CONFIG } from "./App.ts"
 import { type ServerSettings, settingsLayer } from "./config.ts"
 import { orRefuse } from "./handlers/query.ts"
 import type { StatsHandlers } from "./handlers/stats.ts"
-import { makeNodeServer } from "./server.ts"
+import { publicListener } from "./server.ts"
 import { Telemetry } from "./telemetry.ts"
 
 /** A canonical id made from a small number (distinct numbers give distinct ids). */
@@ -97,12 +97,12 @@ export const FAMILY: ReadonlyArray<SourceRecord> = [
 // -----------------------------------------------------------------------------
 // A test server over a given Dataset, and raw HTTP calls against it.
 
-/** The production Node server (`makeNodeServer`) on port 0, and a fetch `HttpClient` aimed at it. */
+/** The production Node server (`publicListener`, front door included) on port 0, and a fetch `HttpClient` aimed at it. */
 const NodeTestServer = HttpServer.layerTestClient.pipe(
   Layer.provide(
     Layer.fresh(FetchHttpClient.layer).pipe(Layer.provide(Layer.succeed(FetchHttpClient.RequestInit)({ keepalive: false })))
   ),
-  Layer.provideMerge(NodeHttpServer.layer(makeNodeServer, { port: 0 }))
+  Layer.provideMerge(publicListener({ port: 0 }))
 )
 
 /** Settings of the test servers: the defaults, quota off and no metrics listener unless a test says otherwise. */
@@ -120,9 +120,10 @@ export interface TestServerOptions {
  */
 export const testServer = <E>(dataset: Layer.Layer<Dataset, E>, options: TestServerOptions = {}) =>
   HttpRouter.serve(makeApp(options.stats), { disableLogger: true, disableListenLog: true, routerConfig: ROUTER_CONFIG }).pipe(
+    Layer.provideMerge(NodeTestServer),
+    Layer.provideMerge(Admission.layer),
     Layer.provide(dataset),
-    Layer.provideMerge(Layer.mergeAll(settingsLayer({ ...TEST_SETTINGS, ...options.settings }), Telemetry.layer)),
-    Layer.provideMerge(NodeTestServer)
+    Layer.provideMerge(Layer.mergeAll(settingsLayer({ ...TEST_SETTINGS, ...options.settings }), Telemetry.layer))
   )
 
 /** The test server's address (`http://127.0.0.1:<port>`), for raw calls. */

@@ -15,7 +15,6 @@
  * entries are dropped: those callers get a full bucket again (the quota fails open, memory does not).
  */
 import type { DatasetData } from "@equides/domain"
-import type { HttpServerRequest } from "effect/http"
 import { IpNetwork, NetAddress } from "effect/net"
 import { Result } from "effect"
 import type { QueryScan } from "./requestSize.ts"
@@ -150,12 +149,10 @@ const parseIp = (input: string): NetAddress.IpAddress | undefined => {
  */
 export const makeCallerKey = (trusted: ReadonlyArray<IpNetwork.IpNetwork>) => {
   const isTrusted = (address: NetAddress.IpAddress): boolean => trusted.some((network) => IpNetwork.contains(network, address))
-  return (request: HttpServerRequest.HttpServerRequest): string => {
-    const remote = request.remoteAddress
-    const socket = remote._tag === "Some" ? remote.value : "inconnue"
+  return (remoteAddress: string | undefined, forwarded: string | undefined): string => {
+    const socket = remoteAddress ?? "inconnue"
     if (trusted.length === 0) return normalizeAddress(socket)
     const peer = parseIp(socket)
-    const forwarded = request.headers["x-forwarded-for"]
     if (peer === undefined || !isTrusted(peer) || forwarded === undefined) return normalizeAddress(socket)
     const hops = forwarded.split(",")
     for (let i = hops.length - 1; i >= 0; i--) {

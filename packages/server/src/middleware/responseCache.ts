@@ -9,18 +9,16 @@
  * bodies are the very `Uint8Array`s the handlers produced (or the compressor returned): nothing is
  * copied. Per-request headers (`RateLimit`) are not kept: they are added on each answer.
  */
-import type { HttpServerResponse } from "effect/http"
-
-interface Entry {
-  readonly response: HttpServerResponse.HttpServerResponse
+interface Entry<A> {
+  readonly value: A
   readonly bytes: number
 }
 
 /** Fixed cost counted per entry on top of its body (key, headers, objects). */
 const ENTRY_OVERHEAD = 512
 
-export class ResponseCache {
-  private readonly entries = new Map<string, Entry>()
+export class ResponseCache<A> {
+  private readonly entries = new Map<string, Entry<A>>()
   private used = 0
   hits = 0
   misses = 0
@@ -43,7 +41,7 @@ export class ResponseCache {
     return this.entries.size
   }
 
-  get(etag: string): HttpServerResponse.HttpServerResponse | undefined {
+  get(etag: string): A | undefined {
     const entry = this.entries.get(etag)
     if (entry === undefined) {
       this.misses++
@@ -53,14 +51,14 @@ export class ResponseCache {
     // Most recently used last: re-insert.
     this.entries.delete(etag)
     this.entries.set(etag, entry)
-    return entry.response
+    return entry.value
   }
 
-  /** Keeps `response` (whose body is `bodyBytes` long) unless it is larger than a sixteenth of the cache. */
-  set(etag: string, response: HttpServerResponse.HttpServerResponse, bodyBytes: number): void {
+  /** Keeps `value` (a response whose body is `bodyBytes` long) unless it is larger than a sixteenth of the cache. */
+  set(etag: string, value: A, bodyBytes: number): void {
     const bytes = bodyBytes + ENTRY_OVERHEAD
     if (!this.enabled || bytes > this.maxBytes / 16 || this.entries.has(etag)) return
-    this.entries.set(etag, { response, bytes })
+    this.entries.set(etag, { value, bytes })
     this.used += bytes
     if (this.used <= this.maxBytes) return
     for (const [key, entry] of this.entries) {

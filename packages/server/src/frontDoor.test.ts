@@ -1,0 +1,124 @@
+/**
+ * The front door on its own, with stand-ins for Node's request and response: what it answers, what
+ * it hands to the application (with the admission already taken, the quota charged once), and
+ * what it leaves alone. Through a real server, `caching.test.ts` checks that its answers are the
+ * pipeline's.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { fromRecords } from "@equides/domain"
+import { Effect, Layer } from "effect"
+import { HttpServerResponse } from "effect/http"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { Admission, type Gatekeeper } from "./admission.ts"
+import { settingsLayer } from "./config.ts"
+import { admittedAt, makeFrontDoor } from "./frontDoor.ts"
+import { CACHE_POLICY } from "./responseHeaders.ts"
+import { Telemetry } from "./telemetry.ts"
+import { FAMILY, parsePrometheus, sampleValue } from "./testing.ts"
+
+const environment = Layer.provideMerge(
+  Admission.layer,
+  Layer.mergeAll(settingsLayer({ rateLimitRate: 10, rateLimitBurst: 100, metrics: undefined }), Telemetry.layer, fromRecords(FAMILY))
+)
+
+interface Written {
+  status?: number
+  headers?: Readonly<Record<string, unknown>>
+  body?: unknown
+  ended: boolean
+}
+
+const exchange = (url: string, headers: Record<string, string> = {}, method = "GET") => {
+  const request = { method, url, headers, socket: { remoteAddress: "203.0.113.9" } }
+  const written: Written = { ended: false }
+  const response = {
+    writeHead: (status: number, head: Readonly<Record<string, unknown>>) => {
+      written.status = status
+      written.headers = head
+    },
+    end: (body?: unknown) => {
+      written.body = body
+      written.ended = true
+    }
+  }
+  return { request, response, written, args: [request as unknown as IncomingMessage, response as unknown as ServerResponse] as const }
+}
+
+/** Puts a representation for `url` in the cache, as the pipeline would after running it. */
+const keep = (gatekeeper: Gatekeeper, url: string, text: string) => {
+  const etag = gatekeeper.admit("GET", url, {}, "198.51.100.1").etag ?? ""
+  const response = HttpServerResponse.text(text, { headers: { etag, "cache-control": CACHE_POLICY } })
+  gatekeeper.cache.set(etag, { response, status: 200, headers: response.headers, body: text }, text.length)
+  return etag
+}
+
+describe("front door", () => {
+  it.effect("writes a kept representation at once, with the caller's RateLimit, and records it", () =>
+    Effect.gen(function*() {
+      const gatekeeper = yield* Admission
+      const door = makeFrontDoor(gatekeeper, yield* Telemetry)
+      const etag = keep(gatekeeper, "/v1/stats", "{\"kept\":true}")
+
+      const get = exchange("/v1/stats")
+      assert.isTrue(door(...get.args))
+      assert.strictEqual(get.written.status, 200)
+      assert.strictEqual(get.written.body, "{\"kept\":true}")
+      assert.include(get.written.headers, { etag, "cache-control": CACHE_POLICY, ratelimit: "\"default\";r=99;t=1" })
+
+      const head = exchange("/v1/stats", {}, "HEAD")
+      assert.isTrue(door(...head.args))
+      assert.strictEqual(head.written.status, 200)
+      assert.isUndefined(head.written.body)
+      assert.isTrue(head.written.ended)
+
+      const exposition = parsePrometheus((yield* Telemetry).render())
+      assert.strictEqual(sampleValue(exposition, "equides_http_requests_total", { route: "/v1/stats", status: "200" }), 2)
+      assert.strictEqual(sampleValue(exposition, "equides_response_cache_hits_total", {}), 2)
+    }).pipe(Effect.provide(environment)))
+
+  it.effect("answers a matching If-None-Match with a 304 carrying the validators, for 1 unit", () =>
+    Effect.gen(function*() {
+      const gatekeeper = yield* Admission
+      const door = makeFrontDoor(gatekeeper, yield* Telemetry)
+      const etag = gatekeeper.admit("GET", "/v1/meta", {}, "198.51.100.1").etag ?? ""
+      const revalidation = exchange("/v1/meta", { "if-none-match": `W/${etag}` })
+      assert.isTrue(door(...revalidation.args))
+      assert.strictEqual(revalidation.written.status, 304)
+      assert.isUndefined(revalidation.written.body)
+      assert.include(revalidation.written.headers, {
+        etag,
+        vary: "Accept-Encoding",
+        "cache-control": CACHE_POLICY,
+        "x-content-type-options": "nosniff",
+        ratelimit: "\"default\";r=99;t=1"
+      })
+    }).pipe(Effect.provide(environment)))
+
+  it.effect("hands anything that must execute to the application, admitted once", () =>
+    Effect.gen(function*() {
+      const gatekeeper = yield* Admission
+      const door = makeFrontDoor(gatekeeper, yield* Telemetry)
+      const list = exchange("/v1/equides?vue=complet&limite=5000")
+      assert.isFalse(door(...list.args))
+      assert.isUndefined(list.written.status)
+      const admitted = admittedAt(list.request)
+      assert.strictEqual(admitted?.verdict, "route")
+      assert.strictEqual(admitted?.label, "/v1/equides")
+      // Charged here (5 units for 5000 full records), and not again: the pipeline reuses `admitted`.
+      assert.strictEqual(admitted?.quota?.remaining, 95)
+      assert.strictEqual(gatekeeper.quota?.peek("203.0.113.9", admitted?.now ?? 0).remaining, 95)
+    }).pipe(Effect.provide(environment)))
+
+  it.effect("leaves requests with a body to the application, unadmitted", () =>
+    Effect.gen(function*() {
+      const gatekeeper = yield* Admission
+      const door = makeFrontDoor(gatekeeper, yield* Telemetry)
+      keep(gatekeeper, "/v1/stats", "{}")
+      for (const headers of [{ "content-length": "3" }, { "transfer-encoding": "chunked" }]) {
+        const withBody = exchange("/v1/stats", headers)
+        assert.isFalse(door(...withBody.args))
+        assert.isUndefined(admittedAt(withBody.request))
+      }
+      assert.strictEqual(gatekeeper.quota?.peek("203.0.113.9", 0).remaining, 100)
+    }).pipe(Effect.provide(environment)))
+})

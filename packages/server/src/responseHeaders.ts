@@ -1,0 +1,13 @@
+/** Headers of the contract (spec, Caching and CORS) that many responses share. */
+
+/** Every representation of the extract may be cached: the data never changes while the process lives. */
+export const CACHE_POLICY = "public, max-age=3600, stale-while-revalidate=86400"
+export const EXPOSED_HEADERS = "ETag, Retry-After, RateLimit, RateLimit-Policy"
+
+/** On every response, errors included. */
+export const COMMON_HEADERS: Readonly<Record<string, string>> = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": EXPOSED_HEADERS
+}
