@@ -1,7 +1,7 @@
 /** The request pipeline: problems for what no handler answers, JSON content type. */
 import { assert, describe, it } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Logger } from "effect"
 import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { Admission } from "./admission.ts"
 import { settingsLayer } from "./config.ts"
@@ -9,13 +9,17 @@ import { PipelineLive, ROUTER_CONFIG } from "./pipeline.ts"
 import { Telemetry } from "./telemetry.ts"
 import { FAMILY } from "./testing.ts"
 
+const logged: Array<string> = []
+
 const routes = Layer.mergeAll(
   HttpRouter.add("GET", "/boom", Effect.die(new Error("boom"))),
   HttpRouter.add("GET", "/json", Effect.succeed(HttpServerResponse.jsonUnsafe({ a: 1 }))),
   PipelineLive
 ).pipe(
   Layer.provide(Admission.layer),
-  Layer.provide([settingsLayer({ rateLimitRate: 0, metrics: undefined }), Telemetry.layer, fromRecords(FAMILY)])
+  Layer.provide([settingsLayer({ rateLimitRate: 0, metrics: undefined }), Telemetry.layer, fromRecords(FAMILY)]),
+  // The defect's log line is kept here (and checked), not printed: merged, so requests run with it.
+  Layer.provideMerge(Logger.layer([Logger.make(({ logLevel, message }) => logged.push(`${logLevel} ${String(message)}`))]))
 )
 
 const fetchWith = (path: string, init?: RequestInit) =>
@@ -47,6 +51,7 @@ describe("pipeline", () => {
       // A defect is not a representation: never stored by a cache.
       assert.strictEqual(reply.cacheControl, "no-store")
       assert.isNull(reply.etag)
+      assert.deepStrictEqual(logged, ["Error Erreur interne"])
     }))
 
   it.effect("JSON is served as application/json; charset=utf-8", () =>

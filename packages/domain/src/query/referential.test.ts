@@ -4,7 +4,7 @@ import fc from "fast-check"
 import { buildDataset } from "../dataset/Dataset.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { compareText, datasetArbitrary, naiveRows, recordId } from "../testing/arbitraries.ts"
-import { MAX_MODALITES, type Modalite, REFERENTIEL_DIMENSIONS, referential, type Referentiel } from "./referential.ts"
+import { MAX_MODALITES, type Modalite, REFERENTIEL_DIMENSIONS, referential, type Referentiel, topByFrequency } from "./referential.ts"
 
 const get = (data: DatasetData, dimension: string): Referentiel => {
   const r = referential(data, dimension)
@@ -80,5 +80,22 @@ describe("referential", () => {
     expect(r.failure.parametre).toBe("dimension")
     for (const d of REFERENTIEL_DIMENSIONS) expect(r.failure.indice).toContain(d)
     expect(r.failure.indice).toContain("«\u00a0races\u00a0»")
+  })
+
+  it("the top k of a breakdown are the first k of the full order, ties by value", () => {
+    const breakdown = fc.uniqueArray(fc.string({ maxLength: 3 }), { maxLength: 80 }).chain((names) =>
+      fc.record({
+        values: fc.constant(["", ...names]),
+        counts: fc.array(fc.nat(6), { minLength: names.length + 1, maxLength: names.length + 1 }),
+        k: fc.integer({ min: 0, max: 90 })
+      })
+    )
+    fc.assert(
+      fc.property(breakdown, ({ values, counts, k }) => {
+        const full = new Map<string, number>()
+        for (let code = 1; code < values.length; code++) if (counts[code] > 0) full.set(values[code], counts[code])
+        expect(topByFrequency(values, counts, k)).toEqual(byFrequency(full).slice(0, k))
+      })
+    )
   })
 })

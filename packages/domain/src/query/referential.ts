@@ -47,6 +47,54 @@ export const byFrequency = (values: ReadonlyArray<string>, counts: ArrayLike<num
   return out.sort((a, b) => b.nombre - a.nombre || (a.valeur < b.valeur ? -1 : a.valeur > b.valeur ? 1 : 0))
 }
 
+/**
+ * The first `k` of `byFrequency(values, counts)` (values counted 0 skipped), without sorting every
+ * value: a dimension polluted by free text has tens of thousands of values, and a breakdown shows
+ * at most 1000. The `k` best are kept in a heap whose root is the worst kept, so most values are
+ * turned away with one comparison.
+ */
+export const topByFrequency = (values: ReadonlyArray<string>, counts: ArrayLike<number>, k: number): Array<Modalite> => {
+  const before = (a: number, b: number): boolean =>
+    counts[a] > counts[b] || (counts[a] === counts[b] && values[a] < values[b])
+  const heap = new Uint32Array(Math.max(0, k))
+  let size = 0
+  const siftDown = (from: number): void => {
+    let i = from
+    for (;;) {
+      const left = 2 * i + 1
+      if (left >= size) return
+      const right = left + 1
+      const worse = right < size && before(heap[left], heap[right]) ? right : left
+      if (!before(heap[i], heap[worse])) return
+      const swap = heap[i]
+      heap[i] = heap[worse]
+      heap[worse] = swap
+      i = worse
+    }
+  }
+  for (let code = 1; code < values.length && k > 0; code++) {
+    if (counts[code] === 0) continue
+    if (size < k) {
+      let i = size++
+      heap[i] = code
+      while (i > 0) {
+        const parent = (i - 1) >> 1
+        if (!before(heap[parent], heap[i])) break
+        const swap = heap[i]
+        heap[i] = heap[parent]
+        heap[parent] = swap
+        i = parent
+      }
+    } else if (before(code, heap[0])) {
+      heap[0] = code
+      siftDown(0)
+    }
+  }
+  return Array.from(heap.subarray(0, size))
+    .sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0))
+    .map((code) => ({ valeur: values[code], nombre: counts[code] }))
+}
+
 /** Values in dictionary order (chronological for the `annee` dimension), zeros skipped. */
 export const inCodeOrder = (values: ReadonlyArray<string>, counts: ArrayLike<number>): Array<Modalite> => {
   const out: Array<Modalite> = []

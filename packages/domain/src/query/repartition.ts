@@ -9,7 +9,7 @@
 import { Result } from "effect"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import type { QueryResult } from "./errors.ts"
-import { byFrequency, inCodeOrder, type Modalite, postingsCounts, unknownDimension } from "./referential.ts"
+import { inCodeOrder, type Modalite, postingsCounts, topByFrequency, unknownDimension } from "./referential.ts"
 import { type Selection, selectionRows } from "./select.ts"
 
 export const REPARTITION_DIMENSIONS = ["race", "robe", "sexe", "discipline", "annee_naissance", "statut_reproducteur"] as const
@@ -89,7 +89,7 @@ export const repartition = (
   const { values, counts } = countsOf(data, selection, dimension)
   const donnees = dimension === "annee_naissance"
     ? inCodeOrder(values, counts)
-    : byFrequency(values, counts).slice(0, clampRepartitionLimite(limite))
+    : topByFrequency(values, counts, clampRepartitionLimite(limite))
   let shown = 0
   for (const d of donnees) shown += d.nombre
   return Result.succeed({ dimension, effectif_filtre: selection.count, effectif_affiche: shown, donnees })

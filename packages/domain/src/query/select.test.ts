@@ -38,7 +38,43 @@ describe("select", () => {
       { numRuns: 300 }
     )
     // Every evaluation path was checked against the model.
-    for (const strategy of ["all", "list", "lazy-column", "mark", "scan", "drive"]) expect(strategies).toContain(strategy)
+    for (const strategy of ["all", "list", "lazy-column", "mark", "bits", "drive"]) expect(strategies).toContain(strategy)
+  })
+
+  it("keeps exactly the rows a naive evaluation keeps on a Dataset large enough for bitsets to beat a driver", () => {
+    const records = syntheticRecords(40000, 7)
+    const data = buildDataset(records)
+    const rows = naiveRows(records)
+    const strategies = new Set<string>()
+    fc.assert(
+      fc.property(filterInputArbitrary(records), (input) => {
+        const expected = naiveSelect(rows, input)
+        const stats: SelectStats = { driver: "", strategy: "", visited: 0 }
+        const selection = select(data, resolved(data, input), stats)
+        strategies.add(stats.strategy)
+        expect(selection.count).toBe(expected.length)
+        const listed = selectionRows(data, selection)
+        expect(listed === undefined ? Array.from({ length: data.size }, (_, i) => i) : [...listed]).toEqual(expected)
+        if (stats.strategy === "bits") {
+          const set = new Set(expected)
+          for (let row = 0; row < data.size; row += 7) expect(membership(data, selection)(row)).toBe(set.has(row))
+        }
+      }),
+      { numRuns: 60 }
+    )
+    expect(strategies).toContain("bits")
+  })
+
+  it("evaluates large column filters together as bitsets: word operations, not rows", () => {
+    const data = buildDataset(syntheticRecords(40000, 5))
+    const stats: SelectStats = { driver: "", strategy: "", visited: 0 }
+    // Each filter keeps about half of the rows.
+    const input = { sexe: ["Femelle", "Male"], race: ["Selle Francais", "Trotteur Francais"], robe: ["Bai", "Gris", "Noir", "Alezan"] }
+    const selection = select(data, resolved(data, input), stats)
+    expect(stats.strategy).toBe("bits")
+    // A pass over 40000 / 32 words per code and one for the count, far fewer than the driver's rows.
+    expect(stats.visited).toBeLessThanOrEqual(12 * Math.ceil(data.size / 32))
+    expect(selection.count).toBe(naiveSelect(naiveRows(syntheticRecords(40000, 5)), input).length)
   })
 
   it("answers the whole set without materialising it when there is no filter", () => {

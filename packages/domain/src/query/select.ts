@@ -9,11 +9,13 @@
  *   whichever the cost estimate prefers;
  * - when every filter is large, nothing is listed unless cheap: a lone column filter keeps its
  *   exact count and its column test (lazy selection); name words and index codes are marked in a
- *   byte map, O(their postings), the column filters checked on the marked rows; only column
- *   filters that are all large together are counted with one pass over the rows.
+ *   byte map, O(their postings), the column filters checked on the marked rows; filters that all
+ *   have a row test are evaluated as bitsets: column filters ANDed word by word (a frequent code's
+ *   bitset built once and kept), the others tested on the rows left, the count a popcount. A large
+ *   driver that the other filters can all test goes the same way when that is cheaper.
  * No filter → the whole set, never materialised (`all`).
  */
-import { arenaGet, lowerBound, postingsOf, type Postings } from "../dataset/columns.ts"
+import { arenaGet, lowerBound, postingsCount, postingsOf, type Postings } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { foldWords } from "../text/fold.ts"
 import { isUnfiltered, type ResolvedFilters } from "./filters.ts"
@@ -39,6 +41,8 @@ export interface Selection {
   readonly test: RowTest | undefined
   /** Year codes the selected rows may carry (1 = allowed, index = code), when a year filter is set. */
   readonly yearCodes: Uint8Array | undefined
+  /** The selection as one bit per row (`bits` strategy), when it was evaluated that way. */
+  readonly bits?: Uint32Array
 }
 
 export const allRows = (data: DatasetData): Selection => ({
@@ -93,13 +97,146 @@ export const selectionRows = (data: DatasetData, selection: Selection): Uint32Ar
   if (selection.rows !== undefined) return selection.rows
   let rows = listed.get(selection)
   if (rows === undefined) {
-    const test = selection.test ?? (() => false)
     rows = new Uint32Array(selection.count)
-    let n = 0
-    for (let row = 0; row < data.size && n < rows.length; row++) if (test(row)) rows[n++] = row
+    if (selection.bits !== undefined) {
+      bitRows(selection.bits, rows)
+    } else {
+      const test = selection.test ?? (() => false)
+      let n = 0
+      for (let row = 0; row < data.size && n < rows.length; row++) if (test(row)) rows[n++] = row
+    }
     listed.set(selection, rows)
   }
   return rows
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bitsets: one bit per row, 32 rows per word.
+
+const wordsFor = (size: number): number => (size + 31) >>> 5
+
+const popcount = (word: number): number => {
+  let x = word - ((word >>> 1) & 0x55555555)
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333)
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24
+}
+
+const setBits = (bits: Uint32Array, rows: Uint32Array): void => {
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]
+    bits[row >>> 5] |= 1 << (row & 31)
+  }
+}
+
+/** Writes the rows of `bits` ascending into `out` (sized to their count). */
+const bitRows = (bits: Uint32Array, out: Uint32Array): void => {
+  let n = 0
+  for (let w = 0; w < bits.length && n < out.length; w++) {
+    let word = bits[w]
+    while (word !== 0) {
+      const low = word & -word
+      out[n++] = (w << 5) | (31 - Math.clz32(low))
+      word ^= low
+    }
+  }
+}
+
+/**
+ * A dictionary code holding at least one row in DENSE_SHARE is ANDed as a bitset, built once on
+ * first use and kept with the Dataset (a few such codes per dimension: the frequent sexes, races,
+ * coats and statuses, 0.5 MiB each at 4.45 M rows); rarer codes set their rows' bits directly.
+ */
+const DENSE_SHARE = 16
+
+const denseBits = new WeakMap<Postings, Map<number, Uint32Array>>()
+
+const isDense = (count: number, size: number): boolean => count * DENSE_SHARE >= size
+
+const codeBits = (postings: Postings, code: number, size: number): Uint32Array => {
+  let perCode = denseBits.get(postings)
+  if (perCode === undefined) {
+    perCode = new Map()
+    denseBits.set(postings, perCode)
+  }
+  let bits = perCode.get(code)
+  if (bits === undefined) {
+    bits = new Uint32Array(wordsFor(size))
+    setBits(bits, postingsOf(postings, code))
+    perCode.set(code, bits)
+  }
+  return bits
+}
+
+/** A column filter as bits: its codes and where their rows are. */
+interface ColumnCodes {
+  readonly postings: Postings
+  readonly codes: ReadonlyArray<number>
+}
+
+/** Word operations (or bit sets) to turn a column filter into bits. */
+const bitsCost = ({ postings, codes }: ColumnCodes, size: number): number => {
+  let cost = 0
+  for (const code of codes) {
+    const count = postingsCount(postings, code)
+    cost += isDense(count, size) ? wordsFor(size) : count
+  }
+  return cost
+}
+
+/** ANDs into `acc` (or writes, when `first`) the rows carrying any of the column filter's codes. */
+const andColumn = (acc: Uint32Array, { postings, codes }: ColumnCodes, size: number, first: boolean): void => {
+  if (codes.length === 1 && isDense(postingsCount(postings, codes[0]), size)) {
+    const bits = codeBits(postings, codes[0], size)
+    if (first) acc.set(bits)
+    else for (let w = 0; w < acc.length; w++) acc[w] &= bits[w]
+    return
+  }
+  const union = first ? acc : new Uint32Array(acc.length)
+  for (const code of codes) {
+    const count = postingsCount(postings, code)
+    if (isDense(count, size)) {
+      const bits = codeBits(postings, code, size)
+      for (let w = 0; w < union.length; w++) union[w] |= bits[w]
+    } else {
+      setBits(union, postingsOf(postings, code))
+    }
+  }
+  if (!first) for (let w = 0; w < acc.length; w++) acc[w] &= union[w]
+}
+
+/**
+ * Column filters ANDed as bitsets (word by word), then the other filters' row tests applied to
+ * the rows left; the count is a popcount. O(words per column filter + rows left), whatever the
+ * sizes of the filters: what large filters together cost.
+ */
+const selectBits = (
+  size: number,
+  columns: ReadonlyArray<ColumnCodes>,
+  residual: RowTest | undefined
+): { readonly count: number; readonly bits: Uint32Array } => {
+  const acc = new Uint32Array(wordsFor(size))
+  if (columns.length === 0) {
+    acc.fill(0xffffffff)
+    if ((size & 31) !== 0) acc[acc.length - 1] = (1 << (size & 31)) - 1
+  }
+  columns.forEach((column, i) => andColumn(acc, column, size, i === 0))
+  let count = 0
+  for (let w = 0; w < acc.length; w++) {
+    let word = acc[w]
+    if (word === 0) continue
+    if (residual !== undefined) {
+      let kept = word
+      while (word !== 0) {
+        const low = word & -word
+        if (!residual((w << 5) | (31 - Math.clz32(low)))) kept &= ~low
+        word ^= low
+      }
+      acc[w] = kept
+      word = kept
+    }
+    count += popcount(word)
+  }
+  return { count, bits: acc }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -257,6 +394,8 @@ interface Term {
   readonly filter: (rows: Uint32Array, n: number) => number
   /** A per-row test on the row's columns, when there is one. */
   readonly test: RowTest | undefined
+  /** For a single-valued column filter: its codes, to be ANDed as bits. */
+  readonly column?: ColumnCodes
   /** For a `nom` word: the folded prefix. */
   readonly prefix?: string
 }
@@ -334,7 +473,8 @@ const columnTerm = (
     },
     lists,
     filter: filterWith(test),
-    test
+    test,
+    column: { postings, codes }
   }
 }
 
@@ -471,6 +611,9 @@ const markLevels = (
   return { count, test: (row) => levels[row] === final, rows: collected?.subarray(0, count).sort() }
 }
 
+/** Below this many rows, a driver is listed and checked whatever the other filters (it is cheap). */
+const BITS_MIN_DRIVER = 1 << 14
+
 /** Marked selections of at most size / LIST_MARKED_BELOW rows are listed (sorted) as well. */
 const LIST_MARKED_BELOW = 128
 
@@ -482,7 +625,7 @@ const LIST_MARKED_BELOW = 128
  *   a few lists, a sort of a small union); every other filter is then checked on those rows;
  * - when every filter is large, nothing is listed: a lone column filter (or performances) keeps
  *   its exact count and its column test; name words and index codes are marked in a bitmap
- *   (O(their postings)); only column filters together are counted with one pass over the rows.
+ *   (O(their postings)); filters that all have a row test are evaluated as bitsets.
  */
 export const select = (data: DatasetData, filters: ResolvedFilters, stats?: SelectStats): Selection => {
   const st: SelectStats = stats ?? { driver: "", strategy: "", visited: 0 }
@@ -545,20 +688,31 @@ export const select = (data: DatasetData, filters: ResolvedFilters, stats?: Sele
     return marked(markLevels(size, [driver], undefined, st))
   }
 
+  const bitsSelection = (): Selection => {
+    st.strategy = "bits"
+    const columns = terms.flatMap((t) => (t.column === undefined ? [] : [t.column]))
+    const residual = combine(terms.flatMap((t) => (t.column === undefined && t.test !== undefined ? [t.test] : [])))
+    const { count, bits } = selectBits(size, columns, residual)
+    st.visited = columns.reduce((sum, column) => sum + bitsCost(column, size), 0) + wordsFor(size)
+    return { count, all: false, rows: undefined, test: (row) => ((bits[row >>> 5] >>> (row & 31)) & 1) === 1, yearCodes, bits }
+  }
+
   if (!cheap) {
     const listTerms = terms.filter((t) => t.test === undefined)
     if (listTerms.length > 0) {
       st.strategy = "mark"
       return marked(markLevels(size, listTerms, columnTest, st))
     }
-    // Only column filters, all large: one pass over the rows.
-    st.strategy = "scan"
-    st.visited = size
-    const test = columnTest as RowTest
-    const out = new Uint32Array(driver.estimate)
-    let n = 0
-    for (let row = 0; row < size; row++) if (test(row)) out[n++] = row
-    return materialised(out.subarray(0, n))
+    // Only filters with a row test, all large.
+    return bitsSelection()
+  }
+
+  // A large driver that every other filter can test: bits when the column filters cost fewer word
+  // operations than the driver has rows to list and check.
+  if (testable && driver.estimate >= BITS_MIN_DRIVER) {
+    let cost = wordsFor(size)
+    for (const term of terms) if (term.column !== undefined) cost += bitsCost(term.column, size)
+    if (cost < driver.estimate * terms.length) return bitsSelection()
   }
 
   // A small driver: list it, check the others on its rows (never writing into a Dataset view).
