@@ -70,22 +70,20 @@ export const selectionOfRows = (rows: Uint32Array): Selection => ({
   yearCodes: undefined
 })
 
-const bitmaps = new WeakMap<Selection, Uint8Array>()
+const bitmaps = new WeakMap<Selection, Uint32Array>()
 const listed = new WeakMap<Selection, Uint32Array>()
 
-/** Membership test of a selection: always true, its test, or a bitmap built once per selection. */
+/** Membership test of a selection: always true, its test, or a bitset built once per selection. */
 export const membership = (data: DatasetData, selection: Selection): RowTest => {
   if (selection.all) return () => true
   if (selection.test !== undefined) return selection.test
-  let bitmap = bitmaps.get(selection)
-  if (bitmap === undefined) {
-    bitmap = new Uint8Array(data.size)
-    const rows = selection.rows ?? new Uint32Array(0)
-    for (let i = 0; i < rows.length; i++) bitmap[rows[i]] = 1
-    bitmaps.set(selection, bitmap)
+  let bits = bitmaps.get(selection)
+  if (bits === undefined) {
+    bits = bitsOfLists(data.size, [selection.rows ?? new Uint32Array(0)])
+    bitmaps.set(selection, bits)
   }
-  const b = bitmap
-  return (row) => b[row] === 1
+  const b = bits
+  return (row) => hasBit(b, row)
 }
 
 /**
@@ -126,6 +124,21 @@ const setBits = (bits: Uint32Array, rows: Uint32Array): void => {
     const row = rows[i]
     bits[row >>> 5] |= 1 << (row & 31)
   }
+}
+
+export const hasBit = (bits: Uint32Array, row: number): boolean => ((bits[row >>> 5] >>> (row & 31)) & 1) === 1
+
+/** A bitset over `size` rows with the rows of `lists` set. */
+export const bitsOfLists = (size: number, lists: ReadonlyArray<Uint32Array>): Uint32Array => {
+  const bits = new Uint32Array(wordsFor(size))
+  for (const list of lists) setBits(bits, list)
+  return bits
+}
+
+const countBits = (bits: Uint32Array): number => {
+  let count = 0
+  for (let w = 0; w < bits.length; w++) if (bits[w] !== 0) count += popcount(bits[w])
+  return count
 }
 
 /** Writes the rows of `bits` ascending into `out` (sized to their count). */
@@ -242,14 +255,6 @@ const selectBits = (
 // ---------------------------------------------------------------------------------------------
 // Sorted unions.
 
-/** Rows of a bitmap, ascending. */
-const scanBitmap = (bitmap: Uint8Array, count: number): Uint32Array => {
-  const out = new Uint32Array(count)
-  let n = 0
-  for (let row = 0; row < bitmap.length; row++) if (bitmap[row] !== 0) out[n++] = row
-  return n === count ? out : out.subarray(0, n)
-}
-
 /** Merges two ascending arrays, dropping duplicates. */
 const mergeTwo = (a: Uint32Array, b: Uint32Array): Uint32Array => {
   const out = new Uint32Array(a.length + b.length)
@@ -275,8 +280,14 @@ const sortDistinct = (rows: Uint32Array): Uint32Array => {
   return rows.subarray(0, n)
 }
 
-/** Threshold above which a union goes through a bitmap over all rows rather than sorting. */
+/** Threshold above which a selection is not cheap to list (a union of it would scan all rows). */
 const bitmapWorthIt = (total: number, size: number): boolean => total * 16 >= size
+
+/**
+ * Threshold above which an unsorted union goes through a bitset (one bit per row: setting the
+ * rows, then a pass over size / 32 words) rather than a sort (O(total log total)).
+ */
+const bitsetUnionWorthIt = (total: number, size: number): boolean => total * 128 >= size
 
 /**
  * Union of ascending row lists, ascending and distinct. The result may be one of the inputs
@@ -298,16 +309,11 @@ export const unionSorted = (lists: ReadonlyArray<Uint32Array>, size: number): Ui
 
 /** Union of row lists in any order (token postings are in fame order), ascending and distinct. */
 export const unionUnsorted = (lists: ReadonlyArray<Uint32Array>, total: number, size: number): Uint32Array => {
-  if (bitmapWorthIt(total, size)) {
-    const bitmap = new Uint8Array(size)
-    let count = 0
-    for (const l of lists) {
-      for (let i = 0; i < l.length; i++) {
-        const row = l[i]
-        if (bitmap[row] === 0) { bitmap[row] = 1; count++ }
-      }
-    }
-    return scanBitmap(bitmap, count)
+  if (bitsetUnionWorthIt(total, size)) {
+    const bits = bitsOfLists(size, lists)
+    const out = new Uint32Array(countBits(bits))
+    bitRows(bits, out)
+    return out
   }
   const all = new Uint32Array(total)
   let n = 0
@@ -440,9 +446,8 @@ const filterByLists = (size: number, lists: ReadonlyArray<Uint32Array>) => (rows
       return false
     })(rows, n)
   }
-  const bitmap = new Uint8Array(size)
-  for (const l of lists) for (let i = 0; i < l.length; i++) bitmap[l[i]] = 1
-  return filterWith((row) => bitmap[row] === 1)(rows, n)
+  const bits = bitsOfLists(size, lists)
+  return filterWith((row) => hasBit(bits, row))(rows, n)
 }
 
 /** A single-valued dimension column (race, robe, sexe, statut, year). */
@@ -543,9 +548,8 @@ const nomTerm = (data: DatasetData, prefix: string): Term => {
     rows: () => unionUnsorted([range], estimate, data.size),
     lists: [range],
     filter: (rows, n) => {
-      const bitmap = new Uint8Array(data.size)
-      for (let i = 0; i < range.length; i++) bitmap[range[i]] = 1
-      return filterWith((row) => bitmap[row] === 1)(rows, n)
+      const bits = bitsOfLists(data.size, [range])
+      return filterWith((row) => hasBit(bits, row))(rows, n)
     },
     test: undefined
   }
@@ -694,7 +698,7 @@ export const select = (data: DatasetData, filters: ResolvedFilters, stats?: Sele
     const residual = combine(terms.flatMap((t) => (t.column === undefined && t.test !== undefined ? [t.test] : [])))
     const { count, bits } = selectBits(size, columns, residual)
     st.visited = columns.reduce((sum, column) => sum + bitsCost(column, size), 0) + wordsFor(size)
-    return { count, all: false, rows: undefined, test: (row) => ((bits[row >>> 5] >>> (row & 31)) & 1) === 1, yearCodes, bits }
+    return { count, all: false, rows: undefined, test: (row) => hasBit(bits, row), yearCodes, bits }
   }
 
   if (!cheap) {

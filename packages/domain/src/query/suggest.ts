@@ -15,12 +15,13 @@
  * when that word is rare enough (estimated cost), by scanning that word's postings.
  */
 import { Result } from "effect"
+import { postingsOf } from "../dataset/columns.ts"
 import type { DatasetData, TokenIndex } from "../dataset/DatasetData.ts"
 import { foldWords } from "../text/fold.ts"
 import { InvalidParameter, type QueryResult } from "./errors.ts"
 import { foldedLookup, yearOfCode } from "./filters.ts"
 import { referential, REFERENTIEL_DIMENSIONS } from "./referential.ts"
-import { exactToken, FOLD_COST, prefixRange, rowWords } from "./select.ts"
+import { bitsOfLists, exactToken, FOLD_COST, hasBit, prefixRange, rowWords } from "./select.ts"
 
 export interface Suggestion {
   readonly row: number
@@ -274,15 +275,14 @@ export const suggest = (data: DatasetData, q: string, limite: number, stats?: Su
   const seen = new Set<number>()
   let check: ((row: number) => boolean) | undefined
   if (rarest >= 0) {
-    // Rows holding the rarest exact word, in a bitmap; the other exact words on the row's name.
-    const marked = new Uint8Array(data.size)
-    for (let i = postings.offsets[rarest]; i < postings.offsets[rarest + 1]; i++) marked[postings.rows[i]] = 1
+    // Rows holding the rarest exact word, in a bitset; the other exact words on the row's name.
+    const marked = bitsOfLists(data.size, [postingsOf(postings, rarest)])
     st.visited += rarestCount
     const others = exact.filter((w) => w !== names.tokens[rarest])
     check = others.length === 0
-      ? (row) => marked[row] === 1
+      ? (row) => hasBit(marked, row)
       : (row) => {
-        if (marked[row] !== 1) return false
+        if (!hasBit(marked, row)) return false
         const rowWordList = rowWords(data, row)
         return others.every((w) => rowWordList.includes(w))
       }
