@@ -69,7 +69,7 @@ export interface Kept {
   readonly response: HttpServerResponse.HttpServerResponse
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
-  readonly body: string | Uint8Array
+  readonly body: Uint8Array
 }
 
 /** What admission learnt about a request. */

@@ -48,7 +48,8 @@ const exchange = (url: string, headers: Record<string, string> = {}, method = "G
 const keep = (gatekeeper: Gatekeeper, url: string, text: string) => {
   const etag = gatekeeper.admit("GET", url, {}, "198.51.100.1").etag ?? ""
   const response = HttpServerResponse.text(text, { headers: { etag, "cache-control": CACHE_POLICY } })
-  gatekeeper.cache.set(etag, { response, status: 200, headers: response.headers, body: text }, text.length)
+  const body = new TextEncoder().encode(text)
+  gatekeeper.cache.set(etag, { response, status: 200, headers: response.headers, body }, body.length)
   return etag
 }
 
@@ -62,7 +63,7 @@ describe("front door", () => {
       const get = exchange("/v1/stats")
       assert.isTrue(door(...get.args))
       assert.strictEqual(get.written.status, 200)
-      assert.strictEqual(get.written.body, "{\"kept\":true}")
+      assert.deepStrictEqual(get.written.body, new TextEncoder().encode("{\"kept\":true}"))
       assert.include(get.written.headers, { etag, "cache-control": CACHE_POLICY, ratelimit: "\"default\";r=99;t=1" })
 
       const head = exchange("/v1/stats", {}, "HEAD")

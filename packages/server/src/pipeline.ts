@@ -95,12 +95,12 @@ type Response = HttpServerResponse.HttpServerResponse
 /** The router's effect, as global middleware receives it. */
 type App = Effect.Effect<Response, Types.unhandled>
 
-/** A response as the front door writes it from the cache. */
-const toKept = (response: Response, body: Uint8Array, text: string | undefined): Kept => ({
+/** A response as the front door writes it from the cache: bytes, never encoded again. */
+const toKept = (response: Response, body: Uint8Array): Kept => ({
   response,
   status: response.status,
   headers: response.headers,
-  body: text ?? body
+  body
 })
 
 const Contract = Effect.gen(function*() {
@@ -201,7 +201,7 @@ const Contract = Effect.gen(function*() {
     const body = shaped.body
     // Successes only: an error is cheap to recompute, and random URIs must not churn the cache.
     if (exchange.etag !== undefined && cache.enabled && shaped.status >= 200 && shaped.status < 300 && body._tag === "Uint8Array") {
-      cache.set(exchange.etag, toKept(shaped, body.body, body.text), body.contentLength)
+      cache.set(exchange.etag, toKept(shaped, body.body), body.contentLength)
     }
     return done(shaped, exchange)
   }

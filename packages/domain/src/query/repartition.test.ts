@@ -10,11 +10,12 @@ import {
   type NaiveRow,
   naiveRows,
   naiveSelect,
-  recordId
+  recordId,
+  syntheticRecords
 } from "../testing/arbitraries.ts"
 import { resolveFilters } from "./filters.ts"
 import { clampRepartitionLimite, REPARTITION_DIMENSIONS, repartition, type Repartition } from "./repartition.ts"
-import { type Selection, select, selectionOfRows } from "./select.ts"
+import { type Selection, select, selectionOfRows, selectionRows } from "./select.ts"
 
 const get = (data: DatasetData, selection: Selection, dimension: string, limite?: number): Repartition => {
   const r = repartition(data, selection, dimension, limite)
@@ -76,10 +77,27 @@ describe("repartition", () => {
             const every = selectionOfRows(Uint32Array.from({ length: data.size }, (_, i) => i))
             expect(get(data, every, dimension, limite)).toEqual(r)
           }
+          // Counting against the selection's bits agrees with counting its listed rows.
+          if (selection.bits !== undefined) {
+            expect(get(data, selectionOfRows(selectionRows(data, selection) ?? new Uint32Array(0)), dimension, limite)).toEqual(r)
+          }
         }
       ),
       { numRuns: 300 }
     )
+  })
+
+  it("counts a large selection held as bits per code, as its listed rows would count", () => {
+    const records = syntheticRecords(40000, 3)
+    const data = buildDataset(records)
+    const input = { sexe: ["Femelle", "Male"], race: ["Selle Francais", "Trotteur Francais", "Arabe"] }
+    const selection = select(data, resolveFilters(data, input).pipe(Result.getOrThrow))
+    expect(selection.bits).toBeDefined()
+    const listed = selectionOfRows(selectionRows(data, selection) ?? new Uint32Array(0))
+    for (const dimension of REPARTITION_DIMENSIONS) {
+      expect(get(data, selection, dimension, 1000)).toEqual(get(data, listed, dimension, 1000))
+    }
+    expect(get(data, selection, "sexe").effectif_affiche).toBe(naiveSelect(naiveRows(records), input).length)
   })
 
   it("clamps limite into 1..1000, ignores it for years, refuses unknown dimensions", () => {
