@@ -87,7 +87,7 @@ describe("repartition", () => {
     )
   })
 
-  it("counts a large selection held as bits per code, as its listed rows would count", () => {
+  it("counts a large selection held as bits without listing it, as its listed rows would count", () => {
     const records = syntheticRecords(40000, 3)
     const data = buildDataset(records)
     const input = { sexe: ["Femelle", "Male"], race: ["Selle Francais", "Trotteur Francais", "Arabe"] }

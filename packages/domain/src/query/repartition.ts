@@ -10,7 +10,7 @@ import { Result } from "effect"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import type { QueryResult } from "./errors.ts"
 import { inCodeOrder, type Modalite, postingsCounts, topByFrequency, unknownDimension } from "./referential.ts"
-import { countCodesInBits, type Selection, selectionRows } from "./select.ts"
+import { countColumnInBits, type Selection, selectionRows } from "./select.ts"
 
 export const REPARTITION_DIMENSIONS = ["race", "robe", "sexe", "discipline", "annee_naissance", "statut_reproducteur"] as const
 export type RepartitionDimension = (typeof REPARTITION_DIMENSIONS)[number]
@@ -69,18 +69,19 @@ const countsOf = (data: DatasetData, selection: Selection, dimension: Repartitio
     ? data.statut
     : data.annee
   if (selection.all) return { values: dim.values, counts: postingsCounts(dim.rows) }
-  const inBits = selection.bits === undefined ? undefined : countCodesInBits(dim.rows, selection.bits, selection.count, data.size)
   return {
     values: dim.values,
-    counts: inBits ?? countColumn(dim.codes, dim.values.length, selectionRows(data, selection) ?? new Uint32Array(0))
+    counts: selection.bits === undefined
+      ? countColumn(dim.codes, dim.values.length, selectionRows(data, selection) ?? new Uint32Array(0))
+      : countColumnInBits(dim.codes, dim.values.length, selection.bits)
   }
 }
 
 /**
  * Breakdown of `selection` along `dimension` (one of REPARTITION_DIMENSIONS). `limite` is brought
  * back into 1..1000 here (default 50) and ignored for `annee_naissance`. The whole Dataset reads
- * the postings lengths; a selection held as bits is counted per code against it (popcounts for
- * frequent codes); any other selection in one pass over its rows.
+ * the postings lengths; a selection is counted in one pass over its rows (over its bits when it is
+ * held as bits, without listing it).
  */
 export const repartition = (
   data: DatasetData,

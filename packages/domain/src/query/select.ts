@@ -180,40 +180,16 @@ const codeBits = (postings: Postings, code: number, size: number): Uint32Array =
   return bits
 }
 
-/**
- * Per-code counts of a single-valued column over a selection held as bits, without listing it:
- * a frequent code is a popcount of its bitset ANDed with the selection, a rare one tests its own
- * rows. Undefined when listing the `selected` rows and reading their codes would be cheaper.
- */
-export const countCodesInBits = (
-  postings: Postings,
-  bits: Uint32Array,
-  selected: number,
-  size: number
-): Uint32Array | undefined => {
-  const codes = postings.offsets.length - 1
-  const words = wordsFor(size)
-  let cost = 0
-  for (let code = 0; code < codes; code++) {
-    const count = postingsCount(postings, code)
-    cost += isDense(count, size) ? words : count
-  }
-  if (cost >= words + 2 * selected) return undefined
-  const counts = new Uint32Array(codes)
-  for (let code = 0; code < codes; code++) {
-    const count = postingsCount(postings, code)
-    let n = 0
-    if (isDense(count, size)) {
-      const dense = codeBits(postings, code, size)
-      for (let w = 0; w < words; w++) {
-        const word = bits[w] & dense[w]
-        if (word !== 0) n += popcount(word)
-      }
-    } else {
-      const rows = postingsOf(postings, code)
-      for (let i = 0; i < rows.length; i++) if (hasBit(bits, rows[i])) n++
+/** Per-code counts of a single-valued column over the rows of `bits`, without listing them. */
+export const countColumnInBits = (codes: ArrayLike<number>, valueCount: number, bits: Uint32Array): Uint32Array => {
+  const counts = new Uint32Array(valueCount)
+  for (let w = 0; w < bits.length; w++) {
+    let word = bits[w]
+    while (word !== 0) {
+      const low = word & -word
+      counts[codes[(w << 5) | (31 - Math.clz32(low))]]++
+      word ^= low
     }
-    counts[code] = n
   }
   return counts
 }
