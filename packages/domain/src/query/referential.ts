@@ -8,6 +8,7 @@ import { Result } from "effect"
 import { postingsCount, type Postings } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { hintFor, InvalidParameter, nearestValues, type QueryResult, quote } from "./errors.ts"
+import { memoPer } from "./memo.ts"
 
 export const REFERENTIEL_DIMENSIONS = [
   "races",
@@ -163,7 +164,7 @@ const build = (data: DatasetData, dimension: ReferentielDimension): Referentiel 
     : { dimension, nombre_de_modalites: all.length, donnees: all }
 }
 
-const cache = new WeakMap<DatasetData, Map<ReferentielDimension, Referentiel>>()
+const cache = memoPer<DatasetData, ReferentielDimension, Referentiel>()
 
 /**
  * The reference list of `dimension` (one of REFERENTIEL_DIMENSIONS); computed once per Dataset
@@ -171,15 +172,5 @@ const cache = new WeakMap<DatasetData, Map<ReferentielDimension, Referentiel>>()
  */
 export const referential = (data: DatasetData, dimension: string): QueryResult<Referentiel> => {
   if (!isReferentielDimension(dimension)) return Result.fail(unknownDimension(dimension, REFERENTIEL_DIMENSIONS))
-  let perData = cache.get(data)
-  if (perData === undefined) {
-    perData = new Map()
-    cache.set(data, perData)
-  }
-  let result = perData.get(dimension)
-  if (result === undefined) {
-    result = build(data, dimension)
-    perData.set(dimension, result)
-  }
-  return Result.succeed(result)
+  return Result.succeed(cache(data, dimension, () => build(data, dimension)))
 }

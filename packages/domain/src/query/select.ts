@@ -19,6 +19,7 @@ import { arenaGet, lowerBound, postingsCount, postingsOf, type Postings } from "
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { foldWords } from "../text/fold.ts"
 import { isUnfiltered, type ResolvedFilters } from "./filters.ts"
+import { memoPer } from "./memo.ts"
 
 export type RowTest = (row: number) => boolean
 
@@ -161,24 +162,12 @@ const bitRows = (bits: Uint32Array, out: Uint32Array): void => {
  */
 const DENSE_SHARE = 16
 
-const denseBits = new WeakMap<Postings, Map<number, Uint32Array>>()
+const denseBits = memoPer<Postings, number, Uint32Array>()
 
 const isDense = (count: number, size: number): boolean => count * DENSE_SHARE >= size
 
-const codeBits = (postings: Postings, code: number, size: number): Uint32Array => {
-  let perCode = denseBits.get(postings)
-  if (perCode === undefined) {
-    perCode = new Map()
-    denseBits.set(postings, perCode)
-  }
-  let bits = perCode.get(code)
-  if (bits === undefined) {
-    bits = new Uint32Array(wordsFor(size))
-    setBits(bits, postingsOf(postings, code))
-    perCode.set(code, bits)
-  }
-  return bits
-}
+const codeBits = (postings: Postings, code: number, size: number): Uint32Array =>
+  denseBits(postings, code, () => bitsOfLists(size, [postingsOf(postings, code)]))
 
 /** Per-code counts of a single-valued column over the rows of `bits`, without listing them. */
 export const countColumnInBits = (codes: ArrayLike<number>, valueCount: number, bits: Uint32Array): Uint32Array => {
