@@ -39,11 +39,17 @@ export interface Child {
 }
 
 /** Runs `script` (a path from the repository root) on this Node binary, output to a log file. */
-const start = async (name: string, script: string, args: ReadonlyArray<string>, env: Readonly<Record<string, string>>): Promise<Child> => {
+const start = async (
+  name: string,
+  script: string,
+  args: ReadonlyArray<string>,
+  env: Readonly<Record<string, string>>,
+  nodeFlags: ReadonlyArray<string> = []
+): Promise<Child> => {
   await mkdir(LOG_DIR, { recursive: true })
   const log = join(LOG_DIR, `${name}.log`)
   const fd = openSync(log, "w")
-  const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", fd, fd] })
+  const child = spawn(process.execPath, [...nodeFlags, script, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", fd, fd] })
   closeSync(fd)
   if (child.pid === undefined) throw new Error(`could not start ${script}`)
   children.add(child)
@@ -133,12 +139,13 @@ const startHttp = async (
   script: string,
   env: Readonly<Record<string, string>>,
   readyPath: string,
-  timeoutMs: number
+  timeoutMs: number,
+  nodeFlags: ReadonlyArray<string> = []
 ): Promise<Started> => {
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
   const started = performance.now()
-  const child = await start(name, script, [], { ...env, PORT: String(port), HOST: "127.0.0.1" })
+  const child = await start(name, script, [], { ...env, PORT: String(port), HOST: "127.0.0.1" }, nodeFlags)
   try {
     await waitReady(child, baseUrl + readyPath, timeoutMs)
   } catch (error) {
@@ -152,11 +159,11 @@ export interface ApiServer extends Started {
   readonly metricsUrl: string
 }
 
-/** The API on `dataFile`, quota off, metrics on a free port; ready once /readyz answers 200. */
+/** The API on `dataFile` as `npm start` runs it, quota off, metrics on a free port; ready once /readyz answers 200. */
 export const startApi = async (dataFile: string, extraEnv: Readonly<Record<string, string>>): Promise<ApiServer> => {
   const metricsPort = await freePort()
   const env = { DATA_FILE: dataFile, RATE_LIMIT_RATE: "0", METRICS_PORT: String(metricsPort), ...extraEnv }
-  const server = await startHttp("server", "packages/server/src/main.ts", env, "/readyz", 10 * 60_000)
+  const server = await startHttp("server", "packages/server/src/main.ts", env, "/readyz", 10 * 60_000, ["--expose-gc"])
   return { ...server, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` }
 }
 
