@@ -77,6 +77,20 @@ describe("select", () => {
     expect(selection.count).toBe(naiveSelect(naiveRows(syntheticRecords(40000, 5)), input).length)
   })
 
+  it("reads a range of birth years from the year column's bit slices: 8 word passes, not its rows", () => {
+    const records = syntheticRecords(40000, 5)
+    const data = buildDataset(records)
+    const words = Math.ceil(data.size / 32)
+    const stats: SelectStats = { driver: "", strategy: "", visited: 0 }
+    for (const input of [{ sexe: ["Femelle", "Male"], annee_min: 2000 }, { sexe: ["Femelle", "Male"], annee_min: 1985, annee_max: 2015 }]) {
+      const selection = select(data, resolved(data, input), stats)
+      expect(stats.strategy).toBe("bits")
+      // Two frequent sexes, eight slices, the count: far fewer than the thousands of rows of the years.
+      expect(stats.visited).toBe(11 * words)
+      expect([...(selectionRows(data, selection) ?? [])]).toEqual(naiveSelect(naiveRows(records), input))
+    }
+  })
+
   it("answers the whole set without materialising it when there is no filter", () => {
     const data = buildDataset(syntheticRecords(50))
     const selection = select(data, resolved(data, {}))
