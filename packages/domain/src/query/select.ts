@@ -362,9 +362,10 @@ const bitmapWorthIt = (total: number, size: number): boolean => total * 16 >= si
 
 /**
  * Threshold above which an unsorted union goes through a bitset (one bit per row: setting the
- * rows, then a pass over size / 32 words) rather than a sort (O(total log total)).
+ * rows, then a pass over size / 32 words) rather than a sort (O(total log total)). Below it the
+ * two cost about the same, and a sort allocates only the rows, not a bitset over every row.
  */
-const bitsetUnionWorthIt = (total: number, size: number): boolean => total * 128 >= size
+const bitsetUnionWorthIt = (total: number, size: number): boolean => total * 32 >= size
 
 /**
  * Union of ascending row lists, ascending and distinct. The result may be one of the inputs
