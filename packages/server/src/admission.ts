@@ -32,7 +32,7 @@ import { Telemetry } from "./telemetry.ts"
 export const ROUTER_CONFIG: Partial<FindMyWay.RouterConfig> = { caseSensitive: true }
 
 /** Every path the service serves (all with GET and HEAD), each mapped to its route template. */
-export const routeTemplates = (): FindMyWay.Router<string> => {
+const routeTemplates = (): FindMyWay.Router<string> => {
   const router = FindMyWay.make<string>(ROUTER_CONFIG)
   HttpApi.reflect(Api, {
     onGroup: () => {},
@@ -73,7 +73,7 @@ export interface Kept {
 }
 
 /** What admission learnt about a request. */
-export interface Exchange {
+interface Admitted {
   /** `performance.now()` on arrival, for the latency metric. */
   readonly started: number
   /** Milliseconds by the `Clock` on arrival (quota, deadline). */
@@ -88,12 +88,16 @@ export interface Exchange {
   readonly negotiated: Negotiated
   readonly etag: string | undefined
   readonly quota: QuotaState | undefined
-  readonly verdict: Verdict
-  readonly kept: Kept | undefined
 }
 
+/** An admitted request and its verdict; a `cached` one carries the response the cache keeps. */
+export type Exchange =
+  | Admitted & { readonly verdict: "cached"; readonly kept: Kept }
+  | Admitted & { readonly verdict: Exclude<Verdict, "cached"> }
+
 export class Gatekeeper {
-  private readonly templates = routeTemplates()
+  /** The served paths and their route templates (also what tells a 405 from a 404). */
+  readonly templates = routeTemplates()
   private readonly etagOf: ReturnType<typeof makeEtagger>
   private readonly negotiate = makeNegotiator()
   private readonly callerKey: ReturnType<typeof makeCallerKey>
@@ -129,7 +133,7 @@ export class Gatekeeper {
     const negotiated = this.negotiate(headerOf(headers, "accept-encoding"))
     const quota = this.quota
     const key = quota === undefined ? "" : this.callerKey(peer, headerOf(headers, "x-forwarded-for"))
-    const decided = (etag: string | undefined, state: QuotaState | undefined, verdict: Verdict, kept?: Kept): Exchange => ({
+    const admitted = (etag: string | undefined, state: QuotaState | undefined): Admitted => ({
       started,
       now,
       method,
@@ -139,9 +143,11 @@ export class Gatekeeper {
       vary,
       negotiated,
       etag,
-      quota: state,
-      verdict,
-      kept
+      quota: state
+    })
+    const decided = (etag: string | undefined, state: QuotaState | undefined, verdict: Exclude<Verdict, "cached">): Exchange => ({
+      ...admitted(etag, state),
+      verdict
     })
 
     if (method === "OPTIONS" && route !== undefined) return decided(undefined, quota?.take(key, 1, now), "preflight")
@@ -165,7 +171,7 @@ export class Gatekeeper {
     if (notModified) return decided(etag, state, "notModified")
     if (etag !== undefined && this.cache.enabled) {
       const kept = this.cache.get(etag)
-      if (kept !== undefined) return decided(etag, state, "cached", kept)
+      if (kept !== undefined) return { ...admitted(etag, state), verdict: "cached", kept }
     }
     return decided(etag, state, route !== undefined && PROBES.has(route) ? "probe" : "route")
   }

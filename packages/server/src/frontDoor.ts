@@ -37,7 +37,7 @@ export const makeFrontDoor = (gatekeeper: Gatekeeper, registry: Registry): Front
     response.writeHead(304, headers)
     response.end()
     status = 304
-  } else if (exchange.verdict === "cached" && exchange.kept !== undefined) {
+  } else if (exchange.verdict === "cached") {
     const kept = exchange.kept
     response.writeHead(kept.status, quota === undefined ? kept.headers : { ...kept.headers, ratelimit: rateLimitValue(quota) })
     if (exchange.method === "HEAD") response.end()

@@ -25,7 +25,7 @@
 import { Introuvable, MethodeNonAdmise, ParametreInvalide, ServiceSurcharge, TropDeRequetes } from "@equides/domain"
 import { Cause, Clock, Context, Effect, type Fiber, LogLevel, Option, References, type Types } from "effect"
 import { type FindMyWay, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse, ProblemDetails } from "effect/http"
-import { Admission, type Exchange, type Kept, routeTemplates } from "./admission.ts"
+import { Admission, type Exchange, type Kept } from "./admission.ts"
 import { Settings } from "./config.ts"
 import { admittedAt } from "./frontDoor.ts"
 import { compress, isCompressible, MIN_COMPRESSED_BYTES } from "./middleware/compression.ts"
@@ -109,7 +109,7 @@ const Contract = Effect.gen(function*() {
   const registry = yield* Telemetry
   const debug = LogLevel.isGreaterThanOrEqualTo("Debug", yield* References.MinimumLogLevel)
 
-  const problems = routeProblems(routeTemplates())
+  const problems = routeProblems(gatekeeper.templates)
   const { cache, policy } = gatekeeper
   const gate = new Gate(settings.maxConcurrency, settings.maxConcurrency * 64)
   const timeoutMs = settings.requestTimeoutMs
@@ -263,8 +263,7 @@ const Contract = Effect.gen(function*() {
         case "notModified":
           return done(HttpServerResponse.empty({ status: 304, headers: gatekeeper.notModifiedHeaders(exchange) }), exchange)
         case "cached":
-          if (exchange.kept !== undefined) return done(exchange.kept.response, exchange)
-          break
+          return done(exchange.kept.response, exchange)
         case "probe":
           // Probes skip the concurrency gate: constant-time, they must stay responsive under load.
           return Effect.flatMap(routed, (response) => respond(response, exchange))

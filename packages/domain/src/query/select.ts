@@ -215,12 +215,18 @@ const slicesOf = (column: Uint8Array, size: number): ReadonlyArray<Uint32Array> 
   return slices
 }
 
-/** `[lo, hi]` when the codes are a contiguous range of non-zero one-byte codes of two or more. */
-const codeRange = ({ codes, column }: ColumnCodes): readonly [number, number] | undefined => {
+interface CodeRange {
+  readonly column: Uint8Array
+  readonly lo: number
+  readonly hi: number
+}
+
+/** `[lo, hi]` of a one-byte column when the codes are a contiguous range of two or more non-zero codes. */
+const codeRange = ({ codes, column }: ColumnCodes): CodeRange | undefined => {
   if (!(column instanceof Uint8Array) || codes.length < 2) return undefined
   const sorted = [...codes].sort((a, b) => a - b)
   for (let i = 1; i < sorted.length; i++) if (sorted[i] !== sorted[i - 1] + 1) return undefined
-  return sorted[0] >= 1 ? [sorted[0], sorted[sorted.length - 1]] : undefined
+  return sorted[0] >= 1 ? { column, lo: sorted[0], hi: sorted[sorted.length - 1] } : undefined
 }
 
 /** Word operations (or bit sets) to turn a column filter into bits code by code. */
@@ -233,9 +239,15 @@ const perCodeCost = ({ postings, codes }: ColumnCodes, size: number): number => 
   return cost
 }
 
-/** Word operations (or bit sets) to turn a column filter into bits: the cheaper way. */
+/** The column filter's code range, when reading it from the slices is cheaper than code by code. */
+const slicedRange = (column: ColumnCodes, size: number): CodeRange | undefined => {
+  const range = codeRange(column)
+  return range !== undefined && SLICES * wordsFor(size) < perCodeCost(column, size) ? range : undefined
+}
+
+/** Word operations (or bit sets) to turn a column filter into bits, the way `andColumn` will. */
 const bitsCost = (column: ColumnCodes, size: number): number =>
-  Math.min(perCodeCost(column, size), codeRange(column) === undefined ? Infinity : SLICES * wordsFor(size))
+  slicedRange(column, size) === undefined ? perCodeCost(column, size) : SLICES * wordsFor(size)
 
 /**
  * Writes into `out` (or ANDs, unless `first`) the rows whose code lies in `[lo, hi]`, from the
@@ -276,9 +288,9 @@ const andColumn = (acc: Uint32Array, column: ColumnCodes, size: number, first: b
     else for (let w = 0; w < acc.length; w++) acc[w] &= bits[w]
     return
   }
-  const range = codeRange(column)
-  if (range !== undefined && column.column instanceof Uint8Array && SLICES * wordsFor(size) < perCodeCost(column, size)) {
-    andRange(acc, slicesOf(column.column, size), range[0], range[1], first)
+  const range = slicedRange(column, size)
+  if (range !== undefined) {
+    andRange(acc, slicesOf(range.column, size), range.lo, range.hi, first)
     return
   }
   const union = first ? acc : new Uint32Array(acc.length)
