@@ -1,4 +1,7 @@
-/** The request pipeline: problems for what no handler answers, JSON content type. */
+/**
+ * The request pipeline on its own (a web handler: no Node server, so no front door): problems for
+ * what no handler answers, JSON content type, and the answers that need nothing executed.
+ */
 import { assert, describe, it } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
 import { Effect, Layer, Logger } from "effect"
@@ -10,10 +13,12 @@ import { Telemetry } from "./telemetry.ts"
 import { FAMILY } from "./testing.ts"
 
 const logged: Array<string> = []
+let counted = 0
 
 const routes = Layer.mergeAll(
   HttpRouter.add("GET", "/boom", Effect.die(new Error("boom"))),
   HttpRouter.add("GET", "/json", Effect.succeed(HttpServerResponse.jsonUnsafe({ a: 1 }))),
+  HttpRouter.add("GET", "/counted", Effect.sync(() => HttpServerResponse.jsonUnsafe({ runs: ++counted }))),
   PipelineLive
 ).pipe(
   Layer.provide(Admission.layer),
@@ -22,24 +27,31 @@ const routes = Layer.mergeAll(
   Layer.provideMerge(Logger.layer([Logger.make(({ logLevel, message }) => logged.push(`${logLevel} ${String(message)}`))]))
 )
 
-const fetchWith = (path: string, init?: RequestInit) =>
+/** The requests, in order, through one instance of the application (one cache, one quota). */
+const fetchAll = (requests: ReadonlyArray<readonly [path: string, init?: RequestInit | undefined]>) =>
   Effect.acquireUseRelease(
     Effect.sync(() =>
       HttpRouter.toWebHandler(Layer.provide(routes, HttpServer.layerServices), { disableLogger: true, routerConfig: ROUTER_CONFIG })
     ),
     ({ handler }) =>
       Effect.promise(async () => {
-        const response = await handler(new Request(`http://localhost${path}`, init))
-        return {
-          status: response.status,
-          type: response.headers.get("content-type"),
-          cacheControl: response.headers.get("cache-control"),
-          etag: response.headers.get("etag"),
-          body: await response.text()
+        const replies = []
+        for (const [path, init] of requests) {
+          const response = await handler(new Request(`http://localhost${path}`, init))
+          replies.push({
+            status: response.status,
+            type: response.headers.get("content-type"),
+            cacheControl: response.headers.get("cache-control"),
+            etag: response.headers.get("etag"),
+            body: await response.text()
+          })
         }
+        return replies
       }),
     ({ dispose }) => Effect.promise(dispose)
   )
+
+const fetchWith = (path: string, init?: RequestInit) => Effect.map(fetchAll([[path, init]]), ([reply]) => reply)
 
 describe("pipeline", () => {
   it.effect("a defect is a 500 problem, not an empty body", () =>
@@ -64,5 +76,18 @@ describe("pipeline", () => {
       const reply = yield* fetchWith("/JSON")
       assert.strictEqual(reply.status, 404)
       assert.strictEqual(reply.type, "application/problem+json")
+    }))
+
+  it.effect("without a front door, a repeated URI comes from the cache and a matching If-None-Match is a 304, nothing executed", () =>
+    Effect.gen(function*() {
+      const [first, again] = yield* fetchAll([["/counted"], ["/counted"]])
+      assert.strictEqual(first.status, 200)
+      assert.strictEqual(again.body, first.body)
+      assert.strictEqual(again.etag, first.etag)
+      const [, revalidated] = yield* fetchAll([["/counted"], ["/counted", { headers: { "if-none-match": first.etag ?? "" } }]])
+      assert.strictEqual(revalidated.status, 304)
+      assert.strictEqual(revalidated.etag, first.etag)
+      // Once per application instance: the repeat and the revalidation executed nothing.
+      assert.strictEqual(counted, 2)
     }))
 })
