@@ -5,7 +5,7 @@
 import { Readable, pipeline } from "node:stream"
 import { CsvError, parse } from "csv-parse"
 import { csvLayout, csvRowToRecord, type CsvLayout } from "./csvLayout.ts"
-import { failureAt, type FormatReader, type LoadFailure } from "./formatReader.ts"
+import { failureAt, type FormatReader, isLoadFailure, type LoadFailure, nextOf } from "./formatReader.ts"
 import { inputFailure } from "./sourceFile.ts"
 
 const NEWLINE = 0x0a
@@ -93,14 +93,10 @@ export const readCsvRecords: FormatReader = async (chunks, sink, onChunk) => {
   let records = 0
   try {
     for (;;) {
-      let step: IteratorResult<ParsedRow>
-      try {
-        step = await rows.next()
-      } catch (error) {
-        return csvFailure(error)
-      }
-      if (step.done === true) break
-      const { record: cells, info } = step.value
+      const next = await nextOf(rows, csvFailure)
+      if (next === undefined) break
+      if (isLoadFailure(next)) return next
+      const { record: cells, info } = next.value
       const line = recordLines.startOf(cells, info)
       if (layout === undefined) {
         const header = csvLayout(cells)

@@ -7,7 +7,7 @@
 import type { DatasetAssembler, EncoderSummary } from "@equides/domain"
 import { Worker } from "node:worker_threads"
 import type { Chunk, Free, Reply } from "./encodeWorker.ts"
-import type { LoadFailure, ReadCounts } from "./formatReader.ts"
+import { isLoadFailure, type LoadFailure, nextOf, type ReadCounts } from "./formatReader.ts"
 import { inputFailure } from "./sourceFile.ts"
 
 /** Chunks (of 1 MiB) handed to the worker and not yet answered: enough to keep it busy, and a bound on memory. */
@@ -85,14 +85,10 @@ export const readJsonLinesEncoded = async (
     for (;;) {
       while (inFlight >= MAX_IN_FLIGHT && !stopped()) await wait()
       if (stopped()) break
-      let step: IteratorResult<Buffer>
-      try {
-        step = await chunks.next()
-      } catch (error) {
-        return inputFailure(error)
-      }
-      if (step.done === true) break
-      const chunk = step.value
+      const next = await nextOf(chunks, inputFailure)
+      if (next === undefined) break
+      if (isLoadFailure(next)) return next
+      const chunk = next.value
       // The reader's buffer is not ours to transfer: a copy is (a memcpy, next to parsing it).
       const reused = freeChunks.pop()
       const buffer = reused !== undefined && reused.byteLength >= chunk.length ? reused : new ArrayBuffer(Math.max(chunk.length, 1 << 20))

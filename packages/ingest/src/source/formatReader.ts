@@ -28,9 +28,25 @@ export type FormatReader = (
   onChunk: (lines: number) => void
 ) => Promise<ReadCounts | LoadFailure>
 
-export const isLoadFailure = (outcome: ReadCounts | LoadFailure): outcome is LoadFailure => "reason" in outcome
+export const isLoadFailure = <A extends object>(outcome: A | LoadFailure): outcome is LoadFailure => "reason" in outcome
 
 export const failureAt = (line: number | undefined, reason: string): LoadFailure =>
   line === undefined ? { reason } : { line, reason }
 
 export const errorMessage = (error: unknown): string => error instanceof Error ? error.message : String(error)
+
+/**
+ * The next item of a format's input, `undefined` at its end, or the failure a read error stands
+ * for (`failure` names it: a missing file, a bad gzip stream, a CSV syntax error).
+ */
+export const nextOf = async <A>(
+  input: AsyncIterator<A>,
+  failure: (error: unknown) => LoadFailure
+): Promise<{ readonly value: A } | undefined | LoadFailure> => {
+  try {
+    const step = await input.next()
+    return step.done === true ? undefined : { value: step.value }
+  } catch (error) {
+    return failure(error)
+  }
+}

@@ -1,5 +1,5 @@
 /** JSON Lines read in line, record by record (see `jsonLinesDecoder.ts`). */
-import type { LoadFailure, ReadCounts, RecordSink } from "./formatReader.ts"
+import { isLoadFailure, type LoadFailure, nextOf, type ReadCounts, type RecordSink } from "./formatReader.ts"
 import { JsonLinesDecoder, type SpanSink } from "./jsonLinesDecoder.ts"
 import { inputFailure } from "./sourceFile.ts"
 
@@ -12,14 +12,10 @@ export const readJsonLines = async (
 ): Promise<ReadCounts | LoadFailure> => {
   const decoder = new JsonLinesDecoder(sink, spanSink)
   for (;;) {
-    let step: IteratorResult<Buffer>
-    try {
-      step = await chunks.next()
-    } catch (error) {
-      return inputFailure(error)
-    }
-    if (step.done === true) break
-    const failure = decoder.push(step.value)
+    const next = await nextOf(chunks, inputFailure)
+    if (next === undefined) break
+    if (isLoadFailure(next)) return next
+    const failure = decoder.push(next.value)
     if (failure !== undefined) return failure
     onChunk(decoder.lines)
   }

@@ -157,16 +157,20 @@ const recordLine: fc.Arbitrary<string> = fc
   )
   .map(([object, before, after, cut]) => `${before}${object}${after}`.slice(0, cut % 100 === 0 ? cut % 37 : undefined))
 
+/** `bytes` with `byte` inserted at `at`. */
+const withByteAt = (bytes: Uint8Array, at: number, byte: number): Uint8Array => {
+  const out = new Uint8Array(bytes.length + 1)
+  out.set(bytes.subarray(0, at))
+  out[at] = byte
+  out.set(bytes.subarray(at), at + 1)
+  return out
+}
+
 /** A line as bytes, sometimes with a stray byte that is not UTF-8 (or a cut sequence) somewhere. */
 const lineBytes = fc.tuple(recordLine, fc.nat(), fc.integer({ min: 0x80, max: 0xff }), fc.nat(9)).map(([line, at, byte, roll]) => {
   const bytes = utf8(line)
   if (roll !== 0 || bytes.length === 0) return bytes
-  const out = new Uint8Array(bytes.length + 1)
-  const cut = at % bytes.length
-  out.set(bytes.subarray(0, cut))
-  out[cut] = byte
-  out.set(bytes.subarray(cut), cut + 1)
-  return out
+  return withByteAt(bytes, at % bytes.length, byte)
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -269,12 +273,7 @@ const realisticLine: fc.Arbitrary<Uint8Array> = fc
     const bytes = utf8(text)
     if (roll !== 2) return bytes
     // A byte that is not UTF-8, inside a string when it lands there.
-    const out = new Uint8Array(bytes.length + 1)
-    const cut = at % bytes.length
-    out.set(bytes.subarray(0, cut))
-    out[cut] = byte
-    out.set(bytes.subarray(cut), cut + 1)
-    return out
+    return withByteAt(bytes, at % bytes.length, byte)
   })
 
 /** Compares generated batches with the reference path; answers how many lines took the fast path. */
