@@ -34,3 +34,4 @@ export {
   writeExtract,
   type WriteSummary
 } from "./generate/writeExtract.ts"
+export { attachDataset, type DatasetShare, shareDataset, type SharedLeaf } from "./shared/sharedDataset.ts"

@@ -6,6 +6,7 @@
 import { SAMPLE_FILE } from "@equides/ingest"
 import { Config, Context, Layer, type LogLevel, Option, Result, Schema } from "effect"
 import { IpNetwork, NetAddress } from "effect/net"
+import { availableParallelism } from "node:os"
 
 export interface ServerSettings {
   readonly port: number
@@ -25,6 +26,8 @@ export interface ServerSettings {
   readonly maxConcurrency: number
   /** Wait + run budget of a request. */
   readonly requestTimeoutMs: number
+  /** Query worker threads (`WORKERS`); 0 runs queries in the server's thread. */
+  readonly workers: number
   /** Bytes of responses kept by ETag (compressed or not); 0 turns the cache off. */
   readonly responseCacheBytes: number
   readonly logLevel: LogLevel.LogLevel
@@ -41,6 +44,7 @@ export const DEFAULT_SETTINGS: Omit<ServerSettings, "dataFile"> = {
   rateLimitStore: "memory",
   maxConcurrency: 8,
   requestTimeoutMs: 5000,
+  workers: availableParallelism(),
   responseCacheBytes: 64 * 1024 * 1024,
   logLevel: "Info"
 }
@@ -116,6 +120,7 @@ export const serverConfig: Config.Config<ServerSettings> = Config.all({
   rateLimitStore: variable("RATE_LIMIT_STORE", DEFAULT_SETTINGS.rateLimitStore, store),
   maxConcurrency: variable("MAX_CONCURRENCY", DEFAULT_SETTINGS.maxConcurrency, integer(1, 100_000)),
   requestTimeoutMs: variable("REQUEST_TIMEOUT_MS", DEFAULT_SETTINGS.requestTimeoutMs, integer(1, 3_600_000)),
+  workers: variable("WORKERS", DEFAULT_SETTINGS.workers, integer(0, 256)),
   responseCacheMb: variable("RESPONSE_CACHE_MB", DEFAULT_SETTINGS.responseCacheBytes / (1024 * 1024), integer(0, 1_000_000)),
   logLevel: variable("LOG_LEVEL", DEFAULT_SETTINGS.logLevel, logLevel)
 }).pipe(Config.map(({ dataFile, metricsHost, metricsPort, responseCacheMb, ...rest }): ServerSettings => ({

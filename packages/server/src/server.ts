@@ -9,6 +9,7 @@
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Dataset } from "@equides/domain"
 import { datasetLayerFromFile } from "@equides/ingest"
+import { shareDataset } from "@equides/ingest/shared"
 import { Cause, Context, Duration, Effect, Exit, Layer, References, Runtime } from "effect"
 import { HttpRouter } from "effect/http"
 import { type IncomingMessage, Server, type ServerResponse } from "node:http"
@@ -110,7 +111,13 @@ export const makeServerLive = (stats: typeof StatsHandlers = StatsHandlers) =>
     const settings = yield* serverConfig
     yield* Effect.logInfo(`Chargement de ${settings.dataFile}`)
     const started = Date.now()
-    const dataset = datasetLayerFromFile(settings.dataFile).pipe(
+    const loaded = datasetLayerFromFile(settings.dataFile)
+    // Query workers read the columns the main thread serves: shared once here, so that the pool
+    // (`execution/Executor.ts`) finds them shared and no second copy is made.
+    const served = settings.workers === 0
+      ? loaded
+      : Layer.effect(Dataset, Effect.map(Dataset, (data) => shareDataset(data).data)).pipe(Layer.provide(loaded))
+    const dataset = served.pipe(
       Layer.tap((context) =>
         Effect.gen(function*() {
           const seconds = (Date.now() - started) / 1000

@@ -20,6 +20,7 @@ import { FetchHttpClient, HttpClient, HttpClientRequest, HttpRouter, HttpServer 
 import { request as httpRequest } from "node:http"
 import { Admission } from "./admission.ts"
 import { makeApp, ROUTER_CONFIG } from "./App.ts"
+import { Executor } from "./execution/Executor.ts"
 import { type ServerSettings, settingsLayer } from "./config.ts"
 import { orRefuse } from "./handlers/query.ts"
 import type { StatsHandlers } from "./handlers/stats.ts"
@@ -106,12 +107,14 @@ const NodeTestServer = HttpServer.layerTestClient.pipe(
 )
 
 /** Settings of the test servers: the defaults, quota off and no metrics listener unless a test says otherwise. */
-export const TEST_SETTINGS: Partial<ServerSettings> = { rateLimitRate: 0, metrics: undefined }
+export const TEST_SETTINGS: Partial<ServerSettings> = { rateLimitRate: 0, metrics: undefined, workers: 0 }
 
 export interface TestServerOptions {
   readonly settings?: Partial<ServerSettings>
   /** Handlers of the `stats` group to use instead of the real ones (slow or counting ones). */
   readonly stats?: typeof StatsHandlers
+  /** Where queries run, instead of what `settings.workers` says (a pool of slow workers). */
+  readonly executor?: typeof Executor.layer
 }
 
 /**
@@ -119,7 +122,7 @@ export interface TestServerOptions {
  * the `Telemetry` registry are available to the tests too.
  */
 export const testServer = <E>(dataset: Layer.Layer<Dataset, E>, options: TestServerOptions = {}) =>
-  HttpRouter.serve(makeApp(options.stats), { disableLogger: true, disableListenLog: true, routerConfig: ROUTER_CONFIG }).pipe(
+  HttpRouter.serve(makeApp(options.stats, options.executor), { disableLogger: true, disableListenLog: true, routerConfig: ROUTER_CONFIG }).pipe(
     Layer.provideMerge(NodeTestServer),
     Layer.provideMerge(Admission.layer),
     Layer.provide(dataset),

@@ -22,3 +22,14 @@ export { ReferentielsApi } from "./referentiels.ts"
 export { SearchApi } from "./search.ts"
 export { DocumentOpenApi, PageAccueil, SanteIndisponible, ServiceApi } from "./service.ts"
 export { StatsApi } from "./stats.ts"
+export {
+  answer,
+  type Execution,
+  listAnswer,
+  type ListQuery,
+  queryPairs,
+  repartitionAnswer,
+  type RepartitionQuery,
+  type SearchQuery,
+  suggestAnswer
+} from "./answers.ts"

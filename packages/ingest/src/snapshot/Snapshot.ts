@@ -27,7 +27,7 @@ import { buildDataset, type DatasetData } from "@equides/domain"
 import { Effect, Schema } from "effect"
 import { createXXHash64, type IHasher } from "hash-wasm"
 import { type FileHandle, open, rename, rm } from "node:fs/promises"
-import { collectLeaves, type Path, type Scalar, shapeDifference, shapeKey, shapeSignature, TYPED_ARRAYS, UnsupportedValue } from "./shape.ts"
+import { collectLeaves, type Path, placeLeaf, type Scalar, shapeDifference, shapeKey, shapeSignature, TYPED_ARRAYS, UnsupportedValue } from "./shape.ts"
 import { SnapshotError } from "./SnapshotError.ts"
 
 export const SNAPSHOT_MAGIC = "EQUISNAP"
@@ -340,8 +340,9 @@ const readChecked = async (path: string, expected: SnapshotExpectation, shape: S
   try {
     const { size } = await handle.stat()
     if (size < PREAMBLE) refuse(`truncated: ${size} bytes, shorter than the ${PREAMBLE}-byte preamble`)
-    // The whole file lands in this one buffer; typed arrays of the Dataset are views on it.
-    const buffer = new ArrayBuffer(size)
+    // The whole file lands in this one buffer; typed arrays of the Dataset are views on it. Shared,
+    // so that query workers read the same columns without a copy (see `shared/sharedDataset.ts`).
+    const buffer = new SharedArrayBuffer(size)
     const file = new Uint8Array(buffer)
     await readAll(handle, file, 0, PREAMBLE)
     const view = new DataView(buffer)
@@ -423,7 +424,7 @@ const readHashed = async (handle: FileHandle, file: Uint8Array, start: number, l
 }
 
 /** Rebuilds the DatasetData tree from the header's leaves, typed arrays as views on `buffer`. */
-const assemble = (header: Header, buffer: ArrayBuffer, bodyStart: number, bodyLength: number): Record<string, unknown> => {
+const assemble = (header: Header, buffer: ArrayBufferLike, bodyStart: number, bodyLength: number): Record<string, unknown> => {
   const root: Record<string, unknown> = {}
   const section = (where: string, offset: number, bytes: number, alignment = ALIGN): number => {
     const valid = Number.isSafeInteger(offset) && offset >= 0 && offset % alignment === 0 && Number.isSafeInteger(bytes) && bytes >= 0
@@ -452,7 +453,7 @@ const assemble = (header: Header, buffer: ArrayBuffer, bodyStart: number, bodyLe
         value = {}
         break
     }
-    place(root, leaf.path, value, where)
+    placeLeaf(root, leaf.path, value, (reason) => refuse(`corrupt: ${reason}`))
   }
   return root
 }
@@ -460,7 +461,7 @@ const assemble = (header: Header, buffer: ArrayBuffer, bodyStart: number, bodyLe
 const decodeStrings = (
   leaf: typeof StringsLeaf.Type,
   where: string,
-  buffer: ArrayBuffer,
+  buffer: ArrayBufferLike,
   section: (where: string, offset: number, bytes: number, alignment?: number) => number
 ): Array<string> => {
   const count = leaf.count
@@ -483,25 +484,6 @@ const decodeStrings = (
     values[i] = value
   }
   return values
-}
-
-/** Sets `root[path]`, creating intermediate objects; own properties only (safe for any key). */
-const place = (root: Record<string, unknown>, path: Path, value: unknown, where: string): void => {
-  let node = root
-  for (let i = 0; i < path.length - 1; i++) {
-    const key = path[i]
-    let child = Object.hasOwn(node, key) ? node[key] : undefined
-    if (child === undefined) {
-      child = {}
-      Object.defineProperty(node, key, { value: child, enumerable: true, writable: true, configurable: true })
-    } else if (typeof child !== "object" || child === null || ArrayBuffer.isView(child) || Array.isArray(child)) {
-      refuse(`corrupt: conflicting leaves at ${where}`)
-    }
-    node = child as Record<string, unknown>
-  }
-  const last = path[path.length - 1]
-  if (Object.hasOwn(node, last)) refuse(`corrupt: duplicate leaf ${where}`)
-  Object.defineProperty(node, last, { value, enumerable: true, writable: true, configurable: true })
 }
 
 /**

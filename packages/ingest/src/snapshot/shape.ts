@@ -27,7 +27,7 @@ export type TypedArray =
 
 interface TypedArrayConstructor {
   readonly BYTES_PER_ELEMENT: number
-  new (buffer: ArrayBuffer, byteOffset: number, length: number): TypedArray
+  new (buffer: ArrayBufferLike, byteOffset: number, length: number): TypedArray
 }
 
 /** Typed-array types a snapshot can hold, with the numeric family that enters the shape signature. */
@@ -120,6 +120,28 @@ export const collectLeaves = (root: unknown): Array<Leaf> => {
   }
   visit(root, [])
   return leaves
+}
+
+/**
+ * Sets `root[path]` to `value`, creating intermediate objects (own properties only, safe for any
+ * key); a path that runs into a leaf, or a leaf placed twice, is reported to `conflict`.
+ */
+export const placeLeaf = (root: Record<string, unknown>, path: Path, value: unknown, conflict: (reason: string) => never): void => {
+  let node = root
+  for (let i = 0; i < path.length - 1; i++) {
+    const key = path[i]
+    let child = Object.hasOwn(node, key) ? node[key] : undefined
+    if (child === undefined) {
+      child = {}
+      Object.defineProperty(node, key, { value: child, enumerable: true, writable: true, configurable: true })
+    } else if (typeof child !== "object" || child === null || ArrayBuffer.isView(child) || Array.isArray(child)) {
+      conflict(`conflicting leaves at ${pathText(path)}`)
+    }
+    node = child as Record<string, unknown>
+  }
+  const last = path[path.length - 1]
+  if (Object.hasOwn(node, last)) conflict(`duplicate leaf ${pathText(path)}`)
+  Object.defineProperty(node, last, { value, enumerable: true, writable: true, configurable: true })
 }
 
 /**

@@ -1,14 +1,13 @@
-/** Helpers shared by the handlers: running a query step that may refuse a parameter, request URIs. */
+/** Helpers shared by the handlers: running a query step that may refuse a parameter, executed bodies. */
 import { type InvalidParameter, type ParametreInvalide } from "@equides/domain"
 import { Effect, Result } from "effect"
+import { HttpServerResponse } from "effect/http"
 import { fromInvalidParameter } from "../problems.ts"
 
 /** A query step's outcome: its value, or the 400 problem of the parameter it refused. */
 export const orRefuse = <A>(result: Result.Result<A, InvalidParameter>): Effect.Effect<A, ParametreInvalide> =>
   Result.isSuccess(result) ? Effect.succeed(result.success) : Effect.fail(fromInvalidParameter(result.failure))
 
-/** The request's query pairs, in request order (for pagination links). */
-export const queryPairs = (url: string): Array<readonly [string, string]> => {
-  const start = url.indexOf("?")
-  return start < 0 ? [] : [...new URLSearchParams(url.slice(start + 1))]
-}
+/** An executed body (already encoded JSON, see `execution/Executor.ts`) as the response, or the 400 problem. */
+export const jsonBody = <R>(body: Effect.Effect<Uint8Array, InvalidParameter, R>) =>
+  Effect.mapError(Effect.map(body, (bytes) => HttpServerResponse.uint8Array(bytes, { contentType: "application/json" })), fromInvalidParameter)

@@ -1,0 +1,97 @@
+/**
+ * What the endpoints that scan the data answer (the list, suggestions, a breakdown), as pure
+ * functions from a decoded query to the JSON body's bytes. The server runs them in its own thread
+ * or in a query worker (`WORKERS`); either way this one function makes the body, so both give the
+ * same bytes. An `Execution` is plain data: it crosses to a worker by structured clone.
+ */
+import { Result, Schema } from "effect"
+import type { DatasetData } from "../dataset/DatasetData.ts"
+import type { QueryResult } from "../query/errors.ts"
+import { resolveFilters } from "../query/filters.ts"
+import { checkLimite, checkOffset, listPage, paginationLinks, parseTri } from "../query/paginate.ts"
+import { anneeOf, equide, idOf, nomOf, raceOf, resume, sexeOf } from "../query/record.ts"
+import { DEFAULT_REPARTITION_DIMENSION, repartition } from "../query/repartition.ts"
+import { select } from "../query/select.ts"
+import { checkQ, clampSuggestLimite, suggest } from "../query/suggest.ts"
+import { PageEquides, type Suggestion, Suggestions } from "../schemas/lists.ts"
+import { Repartition } from "../schemas/reference.ts"
+import type { listQuery } from "./equides.ts"
+import type { searchQuery } from "./search.ts"
+import type { repartitionQuery } from "./stats.ts"
+
+export type ListQuery = Schema.Struct<typeof listQuery.fields>["Type"]
+export type SearchQuery = Schema.Struct<typeof searchQuery.fields>["Type"]
+export type RepartitionQuery = Schema.Struct<typeof repartitionQuery.fields>["Type"]
+
+/** One request to an endpoint that scans the data, as its handler received it decoded. */
+export type Execution =
+  | { readonly endpoint: "list"; readonly query: ListQuery; readonly url: string }
+  | { readonly endpoint: "suggest"; readonly query: SearchQuery }
+  | { readonly endpoint: "repartition"; readonly query: RepartitionQuery }
+
+const LIST_PATH = "/v1/equides"
+
+/** The request's query pairs, in request order (pagination links keep them). */
+export const queryPairs = (url: string): Array<readonly [string, string]> => {
+  const start = url.indexOf("?")
+  return start < 0 ? [] : [...new URLSearchParams(url.slice(start + 1))]
+}
+
+export const listAnswer = (data: DatasetData, query: ListQuery, url: string): QueryResult<PageEquides> =>
+  Result.gen(function*() {
+    const filters = yield* resolveFilters(data, query)
+    const tri = yield* parseTri(query.tri)
+    const limite = yield* checkLimite(query.limite)
+    const offset = yield* checkOffset(query.offset)
+    const page = listPage(data, select(data, filters), tri, offset, limite)
+    const links = paginationLinks(LIST_PATH, queryPairs(url), offset, limite, page.total)
+    const pagination = { total: page.total, limite, offset, ...links }
+    const rows = Array.from(page.rows)
+    return query.vue === "complet"
+      ? { donnees: rows.map((row) => equide(data, row)), pagination }
+      : { donnees: rows.map((row) => resume(data, row)), pagination }
+  })
+
+export const suggestAnswer = (data: DatasetData, query: SearchQuery): QueryResult<Suggestions> =>
+  Result.map(checkQ(query.q), (q) => {
+    const limite = clampSuggestLimite(query.limite)
+    const resultats = suggest(data, q, limite).map(({ row, score }): Suggestion => {
+      const annee = anneeOf(data, row)
+      return {
+        id: idOf(data, row),
+        nom: nomOf(data, row),
+        race: raceOf(data, row),
+        sexe: sexeOf(data, row),
+        ...(annee === undefined ? {} : { annee_naissance: annee }),
+        score
+      }
+    })
+    return { q, limite, resultats }
+  })
+
+export const repartitionAnswer = (data: DatasetData, query: RepartitionQuery): QueryResult<Repartition> =>
+  Result.flatMap(
+    resolveFilters(data, query),
+    (filters) => repartition(data, select(data, filters), query.dimension ?? DEFAULT_REPARTITION_DIMENSION, query.limite)
+  )
+
+const utf8 = new TextEncoder()
+const jsonOf = <A, I>(schema: Schema.Codec<A, I>) => {
+  const encode = Schema.encodeSync(schema)
+  return (value: A): Uint8Array => utf8.encode(JSON.stringify(encode(value)))
+}
+const pageJson = jsonOf(PageEquides)
+const suggestionsJson = jsonOf(Suggestions)
+const repartitionJson = jsonOf(Repartition)
+
+/** The JSON body (UTF-8) an execution answers, or the parameter it refuses. */
+export const answer = (data: DatasetData, execution: Execution): QueryResult<Uint8Array> => {
+  switch (execution.endpoint) {
+    case "list":
+      return Result.map(listAnswer(data, execution.query, execution.url), pageJson)
+    case "suggest":
+      return Result.map(suggestAnswer(data, execution.query), suggestionsJson)
+    case "repartition":
+      return Result.map(repartitionAnswer(data, execution.query), repartitionJson)
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Where the queries that scan the data run (`WORKERS`): in the server's own thread (`0`), or on a
+ * pool of worker threads sharing the Dataset's memory, so that a heavy query never holds the event
+ * loop, the probes, the 304s and the kept responses, and every core serves. Either way the body is
+ * made by the same function (`answer` of `@equides/domain/answers`): the same bytes.
+ *
+ * A pooled execution is asynchronous: it holds its concurrency slot until the worker answers, so
+ * `MAX_CONCURRENCY` counts real executions and the deadline sees real waiting (503 past it).
+ */
+import { answer, Dataset, type Execution, InvalidParameter } from "@equides/domain"
+import { shareDataset } from "@equides/ingest/shared"
+import { Context, Effect, Layer, Result } from "effect"
+import { Settings } from "../config.ts"
+import { Telemetry } from "../telemetry.ts"
+import { type Outcome, QueryPool, type WorkerSpec } from "./QueryPool.ts"
+
+export interface ExecutorShape {
+  /** The JSON body of an execution, or the parameter it refuses. */
+  readonly answer: (execution: Execution) => Effect.Effect<Uint8Array, InvalidParameter>
+}
+
+export class Executor extends Context.Service<Executor, ExecutorShape>()("@equides/server/Executor") {
+  /** Every execution in the calling fiber, synchronously. */
+  static readonly inline: Layer.Layer<Executor, never, Dataset> = Layer.effect(
+    Executor,
+    Effect.map(Dataset, (data) => ({
+      answer: (execution) => {
+        const outcome = answer(data, execution)
+        return Result.isSuccess(outcome) ? Effect.succeed(outcome.success) : Effect.fail(outcome.failure)
+      }
+    }))
+  )
+
+  /**
+   * A pool of `size` workers over the Dataset, shared first (no copy when it already lives in
+   * shared memory, as a snapshot or a server that shared it at load does); stopped with its scope.
+   */
+  static readonly pool = (size: number, spec?: WorkerSpec): Layer.Layer<Executor, never, Dataset | Telemetry> =>
+    Layer.effect(
+      Executor,
+      Effect.gen(function*() {
+        const { share } = shareDataset(yield* Dataset)
+        const pool = yield* Effect.acquireRelease(
+          Effect.promise(() => QueryPool.start(share, size, spec)),
+          (pool) => Effect.promise(() => pool.close())
+        )
+        const registry = yield* Telemetry
+        registry.gauge("equides_query_workers", "Query worker threads.", () => pool.size)
+        registry.gauge("equides_query_workers_busy", "Query worker threads executing a query.", () => pool.busy)
+        registry.gauge("equides_query_queue", "Executions waiting for a query worker.", () => pool.queued)
+        return {
+          answer: (execution) =>
+            Effect.callback<Uint8Array, InvalidParameter>((resume) => {
+              const ticket = pool.submit(execution, (outcome) => resume(settle(outcome)))
+              return Effect.sync(() => pool.cancel(ticket))
+            })
+        }
+      })
+    )
+
+  /** `WORKERS` from the settings: inline for 0 (or no data), else a pool of that many workers. */
+  static readonly layer: Layer.Layer<Executor, never, Dataset | Settings | Telemetry> = Layer.unwrap(
+    Effect.gen(function*() {
+      const { workers } = yield* Settings
+      const data = yield* Dataset
+      return workers === 0 || data.size === 0 ? Executor.inline : Executor.pool(workers)
+    })
+  )
+}
+
+const settle = (outcome: Outcome): Effect.Effect<Uint8Array, InvalidParameter> => {
+  switch (outcome.kind) {
+    case "body":
+      return Effect.succeed(outcome.body)
+    case "refused":
+      return Effect.fail(new InvalidParameter(outcome.refusal))
+    case "defect":
+      return Effect.die(new Error(outcome.message))
+  }
+}

@@ -1,0 +1,28 @@
+/** Messages between the query pool (`QueryPool.ts`) and its workers (`queryWorker.ts`). */
+import type { Execution } from "@equides/domain/answers"
+import type { DatasetShare } from "@equides/ingest/shared"
+
+/** A worker's `workerData`: the shared Dataset, and what a test worker may need besides. */
+export interface WorkerData {
+  readonly share: DatasetShare
+}
+
+export interface Job {
+  readonly id: number
+  readonly execution: Execution
+}
+
+/** The fields of a refused parameter (an `InvalidParameter` loses its class on the way). */
+export interface Refusal {
+  readonly parametre: string
+  readonly detail: string
+  readonly indice?: string
+}
+
+export type Reply =
+  | { readonly kind: "ready" }
+  /** The JSON body, its buffer transferred. */
+  | { readonly kind: "body"; readonly id: number; readonly body: Uint8Array }
+  | { readonly kind: "refused"; readonly id: number; readonly refusal: Refusal }
+  /** The query threw: a bug, answered 500 and logged by the server. */
+  | { readonly kind: "defect"; readonly id: number; readonly message: string }

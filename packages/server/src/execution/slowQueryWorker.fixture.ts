@@ -1,0 +1,16 @@
+/**
+ * A query worker whose every execution first blocks its thread for `workerData.delayMs`
+ * (`Atomics.wait`, not a timer: the thread is really busy, as under a heavy query). Tests of
+ * isolation and overload run the pool on it.
+ */
+import { answer } from "@equides/domain/answers"
+import { workerData } from "node:worker_threads"
+import { serveQueries } from "./serveQueries.ts"
+
+const { delayMs } = workerData as { readonly delayMs: number }
+const blocker = new Int32Array(new SharedArrayBuffer(4))
+
+serveQueries((data, execution) => {
+  Atomics.wait(blocker, 0, 0, delayMs)
+  return answer(data, execution)
+})
