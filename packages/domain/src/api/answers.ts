@@ -7,7 +7,7 @@
 import { Result, Schema } from "effect"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import type { QueryResult } from "../query/errors.ts"
-import { resolveFilters } from "../query/filters.ts"
+import { FILTER_PARAMETERS, resolveFilters } from "../query/filters.ts"
 import { checkLimite, checkOffset, listPage, paginationLinks, parseTri } from "../query/paginate.ts"
 import { anneeOf, equide, idOf, nomOf, raceOf, resume, sexeOf } from "../query/record.ts"
 import { DEFAULT_REPARTITION_DIMENSION, repartition } from "../query/repartition.ts"
@@ -30,6 +30,14 @@ export type Execution =
   | { readonly endpoint: "repartition"; readonly query: RepartitionQuery }
 
 const LIST_PATH = "/v1/equides"
+
+/**
+ * An execution whose cost does not grow with the data: a list without any filter, a window of a
+ * pre-sorted permutation. A pool of query threads answers it in the calling thread, where it costs
+ * less than the hop to a worker.
+ */
+export const isBounded = (execution: Execution): boolean =>
+  execution.endpoint === "list" && FILTER_PARAMETERS.every((name) => execution.query[name] === undefined)
 
 /** The request's query pairs, in request order (pagination links keep them). */
 export const queryPairs = (url: string): Array<readonly [string, string]> => {

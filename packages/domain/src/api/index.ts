@@ -25,6 +25,7 @@ export { StatsApi } from "./stats.ts"
 export {
   answer,
   type Execution,
+  isBounded,
   listAnswer,
   type ListQuery,
   queryPairs,

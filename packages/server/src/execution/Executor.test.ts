@@ -86,15 +86,17 @@ const timed = (path: string, headers: Record<string, string> = {}) =>
 
 describe("isolation", () => {
   layer(testServer(fromRecords(FAMILY), { executor: slowPool(600), settings: { responseCacheBytes: 0 } }), { timeout: 30_000, excludeTestServices: true })((it) => {
-    it.effect("probes and 304s are answered while heavy queries hold every worker", () =>
+    it.effect("probes, 304s and unfiltered pages are answered while heavy queries hold every worker", () =>
       Effect.gen(function*() {
         const etag = (yield* call("/v1/stats")).headers["etag"]
         const heavy = yield* Effect.forkChild(
-          Effect.all([1, 2, 3].map((i) => timed(`/v1/equides?limite=${i}`)), { concurrency: "unbounded" })
+          Effect.all([1, 2, 3].map((i) => timed(`/v1/equides?sexe=Male&limite=${i}`)), { concurrency: "unbounded" })
         )
         yield* realSleep(100)
         const probe = yield* timed("/healthz")
         const notModified = yield* timed("/v1/stats", { "if-none-match": etag })
+        // A list without filters is a window of a sorted permutation: answered in the server's thread.
+        const unfiltered = yield* timed("/v1/equides?tri=-nom&limite=4")
         const lists = yield* Fiber.join(heavy)
         assert.strictEqual(probe.status, 200)
         assert.strictEqual(notModified.status, 304)
@@ -102,6 +104,8 @@ describe("isolation", () => {
         const firstList = Math.min(...lists.map((list) => list.at))
         assert.isBelow(probe.at, firstList, "the probe did not wait for a query")
         assert.isBelow(notModified.at, firstList, "the 304 did not wait for a query")
+        assert.strictEqual(unfiltered.status, 200)
+        assert.isBelow(unfiltered.at, firstList, "the unfiltered page did not wait for a worker")
       }))
   })
 })
@@ -112,7 +116,7 @@ describe("overload", () => {
     it.effect("requests that cannot start within their deadline get a 503 with Retry-After", () =>
       Effect.gen(function*() {
         const replies = yield* Effect.all(
-          Array.from({ length: 8 }, (_, i) => timed(`/v1/equides?offset=${i}`)),
+          Array.from({ length: 8 }, (_, i) => timed(`/v1/equides?sexe=Femelle&offset=${i}`)),
           { concurrency: "unbounded" }
         )
         const statuses = replies.map((reply) => reply.status)

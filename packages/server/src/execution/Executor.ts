@@ -7,7 +7,7 @@
  * A pooled execution is asynchronous: it holds its concurrency slot until the worker answers, so
  * `MAX_CONCURRENCY` counts real executions and the deadline sees real waiting (503 past it).
  */
-import { answer, Dataset, type Execution, InvalidParameter } from "@equides/domain"
+import { answer, Dataset, type DatasetData, type Execution, InvalidParameter, isBounded } from "@equides/domain"
 import { shareDataset } from "@equides/ingest/shared"
 import { Context, Effect, Layer, Result } from "effect"
 import { Settings } from "../config.ts"
@@ -19,16 +19,16 @@ export interface ExecutorShape {
   readonly answer: (execution: Execution) => Effect.Effect<Uint8Array, InvalidParameter>
 }
 
+const inline = (data: DatasetData) => (execution: Execution): Effect.Effect<Uint8Array, InvalidParameter> => {
+  const outcome = answer(data, execution)
+  return Result.isSuccess(outcome) ? Effect.succeed(outcome.success) : Effect.fail(outcome.failure)
+}
+
 export class Executor extends Context.Service<Executor, ExecutorShape>()("@equides/server/Executor") {
   /** Every execution in the calling fiber, synchronously. */
   static readonly inline: Layer.Layer<Executor, never, Dataset> = Layer.effect(
     Executor,
-    Effect.map(Dataset, (data) => ({
-      answer: (execution) => {
-        const outcome = answer(data, execution)
-        return Result.isSuccess(outcome) ? Effect.succeed(outcome.success) : Effect.fail(outcome.failure)
-      }
-    }))
+    Effect.map(Dataset, (data) => ({ answer: inline(data) }))
   )
 
   /**
@@ -39,7 +39,9 @@ export class Executor extends Context.Service<Executor, ExecutorShape>()("@equid
     Layer.effect(
       Executor,
       Effect.gen(function*() {
-        const { share } = shareDataset(yield* Dataset)
+        const data = yield* Dataset
+        const { share } = shareDataset(data)
+        const here = inline(data)
         const pool = yield* Effect.acquireRelease(
           Effect.promise(() => QueryPool.start(share, size, spec)),
           (pool) => Effect.promise(() => pool.close())
@@ -50,7 +52,7 @@ export class Executor extends Context.Service<Executor, ExecutorShape>()("@equid
         registry.gauge("equides_query_queue", "Executions waiting for a query worker.", () => pool.queued)
         return {
           answer: (execution) =>
-            Effect.callback<Uint8Array, InvalidParameter>((resume) => {
+            isBounded(execution) ? here(execution) : Effect.callback<Uint8Array, InvalidParameter>((resume) => {
               const ticket = pool.submit(execution, (outcome) => resume(settle(outcome)))
               return Effect.sync(() => pool.cancel(ticket))
             })
