@@ -7,7 +7,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { type Execution, fromRecords, type ListQuery, type RepartitionQuery, REPARTITION_DIMENSIONS, type SearchQuery, TRIS } from "@equides/domain"
 import { filterInputArbitrary, syntheticRecords } from "@equides/domain/testing"
-import { Context, Effect, Fiber, Layer } from "effect"
+import { Context, Effect, Exit, Fiber, Layer } from "effect"
 import fc from "fast-check"
 import { Telemetry } from "../telemetry.ts"
 import { call, FAMILY, realSleep, testServer } from "../testing.ts"
@@ -73,6 +73,21 @@ describe("Executor", () => {
         // The sample covers both outcomes.
         assert.isAbove(refused, 0)
         assert.isBelow(refused, executions.length)
+      }))
+  })
+})
+
+describe("a worker that dies", () => {
+  const crashing = Executor.pool(1, { url: new URL("./crashingQueryWorker.fixture.ts", import.meta.url) })
+  layer(crashing.pipe(Layer.provide(Layer.mergeAll(dataset, Telemetry.layer))), { timeout: 30_000 })((it) => {
+    it.effect("fails the execution it held as a defect and is replaced", () =>
+      Effect.gen(function*() {
+        const executor = yield* Executor
+        const suggest = (q: string): Execution => ({ endpoint: "suggest", query: { q, limite: 5 } as SearchQuery })
+        const crashed = yield* Effect.exit(executor.answer(suggest("crash")))
+        assert.isTrue(Exit.hasDies(crashed), String(crashed))
+        const after = yield* executor.answer(suggest(RECORDS[0].nom ?? "a"))
+        assert.include(new TextDecoder().decode(after), "resultats")
       }))
   })
 })
