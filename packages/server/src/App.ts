@@ -13,7 +13,6 @@ import { ReferentielsHandlers } from "./handlers/referentiels.ts"
 import { SearchHandlers } from "./handlers/search.ts"
 import { ServiceHandlers } from "./handlers/service.ts"
 import { StatsHandlers } from "./handlers/stats.ts"
-import { Executor } from "./execution/Executor.ts"
 import { DisponibiliteLive, QuotaLive } from "./middleware/availability.ts"
 import { ValidationLive } from "./middleware/validation.ts"
 import { PipelineLive } from "./pipeline.ts"
@@ -22,20 +21,24 @@ import { PipelineLive } from "./pipeline.ts"
  * The handlers of every group, with the API middleware they apply (resolved when routes are built).
  * `stats` can be replaced (tests inject slow or counting handlers through it).
  */
-export const makeHandlers = (stats: typeof StatsHandlers = StatsHandlers, executor: typeof Executor.layer = Executor.layer) =>
+export const makeHandlers = (stats: typeof StatsHandlers = StatsHandlers) =>
   Layer.mergeAll(
     ServiceHandlers,
     EquidesHandlers,
     SearchHandlers,
     ReferentielsHandlers,
     stats
-  ).pipe(Layer.provide([ValidationLive, QuotaLive, DisponibiliteLive, executor]))
+  ).pipe(Layer.provide([ValidationLive, QuotaLive, DisponibiliteLive]))
 
 export const HandlersLive = makeHandlers()
 
-/** The whole application over the given handlers of the `stats` group and query executor (`WORKERS` by default). */
-export const makeApp = (stats: typeof StatsHandlers = StatsHandlers, executor: typeof Executor.layer = Executor.layer) =>
-  Layer.mergeAll(HttpApiBuilder.layer(Api).pipe(Layer.provide(makeHandlers(stats, executor))), DocumentationRoute, PipelineLive)
+/**
+ * The whole application over the given handlers of the `stats` group. It needs an `Executor`
+ * (`execution/Executor.ts`), provided apart so that a pool of workers is ready before the listener
+ * opens: a request accepted while the application is still being built would wait unanswered.
+ */
+export const makeApp = (stats: typeof StatsHandlers = StatsHandlers) =>
+  Layer.mergeAll(HttpApiBuilder.layer(Api).pipe(Layer.provide(makeHandlers(stats))), DocumentationRoute, PipelineLive)
 
 export const ApiLive = HttpApiBuilder.layer(Api).pipe(Layer.provide(HandlersLive))
 

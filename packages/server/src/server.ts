@@ -16,6 +16,7 @@ import { type IncomingMessage, Server, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import { Admission } from "./admission.ts"
 import { makeApp, ROUTER_CONFIG } from "./App.ts"
+import { Executor } from "./execution/Executor.ts"
 import { serverConfig, Settings } from "./config.ts"
 import { type FrontDoor, makeFrontDoor } from "./frontDoor.ts"
 import { MetricsListenerLive } from "./metrics.ts"
@@ -139,6 +140,8 @@ export const makeServerLive = (stats: typeof StatsHandlers = StatsHandlers) =>
     const api = HttpRouter.serve(makeApp(stats), { routerConfig: ROUTER_CONFIG, disableLogger: true }).pipe(
       Layer.provide(publicListener({ port: settings.port, host: settings.host, gracefulShutdownTimeout: SHUTDOWN_GRACE })),
       Layer.provide(Admission.layer),
+      // Provided after the listener, so built before it: the query workers are ready when it opens.
+      Layer.provide(Executor.layer),
       // Provided last, so built first: the listener opens only once the data is in memory.
       Layer.provide(dataset)
     )

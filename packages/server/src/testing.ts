@@ -122,9 +122,10 @@ export interface TestServerOptions {
  * the `Telemetry` registry are available to the tests too.
  */
 export const testServer = <E>(dataset: Layer.Layer<Dataset, E>, options: TestServerOptions = {}) =>
-  HttpRouter.serve(makeApp(options.stats, options.executor), { disableLogger: true, disableListenLog: true, routerConfig: ROUTER_CONFIG }).pipe(
+  HttpRouter.serve(makeApp(options.stats), { disableLogger: true, disableListenLog: true, routerConfig: ROUTER_CONFIG }).pipe(
     Layer.provideMerge(NodeTestServer),
     Layer.provideMerge(Admission.layer),
+    Layer.provide(options.executor ?? Executor.layer),
     Layer.provide(dataset),
     Layer.provideMerge(Layer.mergeAll(settingsLayer({ ...TEST_SETTINGS, ...options.settings }), Telemetry.layer))
   )
