@@ -16,7 +16,7 @@ import { type IncomingMessage, Server, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import { Admission } from "./admission.ts"
 import { makeApp, ROUTER_CONFIG } from "./App.ts"
-import { Executor } from "./execution/Executor.ts"
+import { Executor, QueryThreads } from "./execution/Executor.ts"
 import { serverConfig, Settings } from "./config.ts"
 import { type FrontDoor, makeFrontDoor } from "./frontDoor.ts"
 import { MetricsListenerLive } from "./metrics.ts"
@@ -143,7 +143,9 @@ export const makeServerLive = (stats: typeof StatsHandlers = StatsHandlers) =>
       // Provided after the listener, so built before it: the query workers are ready when it opens.
       Layer.provide(Executor.layer),
       // Provided last, so built first: the listener opens only once the data is in memory.
-      Layer.provide(dataset)
+      Layer.provide(dataset),
+      // Before even that: the query threads load their code while the main thread reads the data.
+      Layer.provide(settings.workers === 0 ? Layer.empty : QueryThreads.layer(settings.workers))
     )
     return Layer.mergeAll(api, MetricsListenerLive).pipe(
       Layer.provide(Layer.mergeAll(Layer.succeed(Settings, settings), Telemetry.layer)),

@@ -9,7 +9,7 @@
  */
 import { answer, Dataset, type DatasetData, type Execution, InvalidParameter, isBounded } from "@equides/domain"
 import { shareDataset } from "@equides/ingest/shared"
-import { Context, Effect, Layer, Result } from "effect"
+import { Context, Effect, Layer, Option, Result } from "effect"
 import { Settings } from "../config.ts"
 import { Telemetry } from "../telemetry.ts"
 import { type Outcome, QueryPool, type WorkerSpec } from "./QueryPool.ts"
@@ -31,44 +31,55 @@ export class Executor extends Context.Service<Executor, ExecutorShape>()("@equid
     Effect.map(Dataset, (data) => ({ answer: inline(data) }))
   )
 
-  /**
-   * A pool of `size` workers over the Dataset, shared first (no copy when it already lives in
-   * shared memory, as a snapshot or a server that shared it at load does); stopped with its scope.
-   */
+  /** A pool of `size` workers (`spec`: the module they run; tests run slow or crashing ones). */
   static readonly pool = (size: number, spec?: WorkerSpec): Layer.Layer<Executor, never, Dataset | Telemetry> =>
-    Layer.effect(
-      Executor,
-      Effect.gen(function*() {
-        const data = yield* Dataset
-        const { share } = shareDataset(data)
-        const here = inline(data)
-        const pool = yield* Effect.acquireRelease(
-          Effect.promise(() => QueryPool.start(share, size, spec)),
-          (pool) => Effect.promise(() => pool.close())
-        )
-        const registry = yield* Telemetry
-        registry.gauge("equides_query_workers", "Query worker threads.", () => pool.size)
-        registry.gauge("equides_query_workers_busy", "Query worker threads executing a query.", () => pool.busy)
-        registry.gauge("equides_query_queue", "Executions waiting for a query worker.", () => pool.queued)
-        return {
-          answer: (execution) =>
-            isBounded(execution) ? here(execution) : Effect.callback<Uint8Array, InvalidParameter>((resume) => {
-              const ticket = pool.submit(execution, (outcome) => resume(settle(outcome)))
-              return Effect.sync(() => pool.cancel(ticket))
-            })
-        }
-      })
-    )
+    Layer.effect(Executor, Effect.flatMap(prepare(size, spec), pooled))
 
-  /** `WORKERS` from the settings: inline for 0 (or no data), else a pool of that many workers. */
-  static readonly layer: Layer.Layer<Executor, never, Dataset | Settings | Telemetry> = Layer.unwrap(
+  /**
+   * `WORKERS` from the settings: inline for 0 (or no data), else a pool of that many workers, the
+   * threads `QueryThreads` started before the load when there are.
+   */
+  static readonly layer: Layer.Layer<Executor, never, Dataset | Settings | Telemetry> = Layer.effect(
+    Executor,
     Effect.gen(function*() {
       const { workers } = yield* Settings
       const data = yield* Dataset
-      return workers === 0 || data.size === 0 ? Executor.inline : Executor.pool(workers)
+      if (workers === 0 || data.size === 0) return { answer: inline(data) }
+      const started = yield* Effect.serviceOption(QueryThreads)
+      return yield* pooled(Option.isSome(started) ? started.value : yield* prepare(workers))
     })
   )
 }
+
+/**
+ * Query threads started at once, before the Dataset is loaded (`server.ts`), so that each loads its
+ * code (about a second) while the main thread reads the data; the `Executor` hands them the Dataset.
+ */
+export class QueryThreads extends Context.Service<QueryThreads, QueryPool>()("@equides/server/QueryThreads") {
+  static readonly layer = (size: number): Layer.Layer<QueryThreads> => Layer.effect(QueryThreads, prepare(size))
+}
+
+const prepare = (size: number, spec?: WorkerSpec) =>
+  Effect.acquireRelease(Effect.sync(() => QueryPool.prepare(size, spec)), (pool) => Effect.promise(() => pool.close()))
+
+/** The executor over a pool's threads, once they have the Dataset (shared first if it is not). */
+const pooled = (pool: QueryPool) =>
+  Effect.gen(function*() {
+    const data = yield* Dataset
+    yield* Effect.promise(() => pool.attach(shareDataset(data).share))
+    const registry = yield* Telemetry
+    registry.gauge("equides_query_workers", "Query worker threads.", () => pool.size)
+    registry.gauge("equides_query_workers_busy", "Query worker threads executing a query.", () => pool.busy)
+    registry.gauge("equides_query_queue", "Executions waiting for a query worker.", () => pool.queued)
+    const here = inline(data)
+    return Executor.of({
+      answer: (execution) =>
+        isBounded(execution) ? here(execution) : Effect.callback<Uint8Array, InvalidParameter>((resume) => {
+          const ticket = pool.submit(execution, (outcome) => resume(settle(outcome)))
+          return Effect.sync(() => pool.cancel(ticket))
+        })
+    })
+  })
 
 const settle = (outcome: Outcome): Effect.Effect<Uint8Array, InvalidParameter> => {
   switch (outcome.kind) {

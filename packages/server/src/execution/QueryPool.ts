@@ -4,6 +4,8 @@
  * second query while the first keeps it busy, and a query still waiting can be withdrawn (its
  * client gone, or its deadline passed).
  *
+ * Two steps, so that starting the threads (a second or so: each loads Effect and the domain) overlaps
+ * the data load: `prepare` starts them, `attach` hands them the Dataset once it is in memory.
  * A worker that dies (a crash, memory exhausted) fails the execution it held and is replaced.
  *
  * Hand-written on `node:worker_threads` rather than `effect/workers`: Effect 4.1's module offers a
@@ -11,10 +13,10 @@
  * encodes every message through a schema; here a job is a structured clone and a body a transferred
  * buffer (docs/decisions.md).
  */
-import type { DatasetShare } from "@equides/ingest/shared"
 import type { Execution } from "@equides/domain/answers"
+import type { DatasetShare } from "@equides/ingest/shared"
 import { Worker } from "node:worker_threads"
-import type { Refusal, Reply, WorkerData } from "./protocol.ts"
+import type { Refusal, Reply, Request } from "./protocol.ts"
 
 export type Outcome =
   | { readonly kind: "body"; readonly body: Uint8Array }
@@ -32,10 +34,12 @@ export interface Ticket {
 
 interface Thread {
   readonly worker: Worker
+  /** Settled once the worker has attached the Dataset (or failed to start). */
+  readonly ready: Promise<void>
   job: Ticket | undefined
 }
 
-/** The module a worker runs, and what its `workerData` carries besides the share. */
+/** The module a worker runs, and its `workerData`. */
 export interface WorkerSpec {
   readonly url: URL
   readonly data?: Readonly<Record<string, unknown>>
@@ -50,19 +54,25 @@ export class QueryPool {
   private head = 0
   private nextId = 0
   private closing = false
-  private readonly workerData: WorkerData & Readonly<Record<string, unknown>>
-  private readonly url: URL
+  private share: DatasetShare | undefined
+  private readonly spec: WorkerSpec
 
-  private constructor(share: DatasetShare, spec: WorkerSpec) {
-    this.workerData = { ...spec.data, share }
-    this.url = spec.url
+  private constructor(spec: WorkerSpec) {
+    this.spec = spec
   }
 
-  /** A pool of `size` workers, each ready (its Dataset attached) when the promise resolves. */
-  static async start(share: DatasetShare, size: number, spec: WorkerSpec = QUERY_WORKER): Promise<QueryPool> {
-    const pool = new QueryPool(share, spec)
-    await Promise.all(Array.from({ length: size }, () => pool.spawn()))
+  /** `size` threads started now, loading their code; they serve once `attach` has given them a Dataset. */
+  static prepare(size: number, spec: WorkerSpec = QUERY_WORKER): QueryPool {
+    const pool = new QueryPool(spec)
+    for (let i = 0; i < size; i++) pool.spawn()
     return pool
+  }
+
+  /** Hands every thread the Dataset; resolves when all are ready, rejects if one could not start. */
+  async attach(share: DatasetShare): Promise<void> {
+    this.share = share
+    for (const thread of this.threads) this.post(thread, { kind: "attach", share })
+    await Promise.all([...this.threads].map((thread) => thread.ready))
   }
 
   /** Executions waiting for a worker. */
@@ -72,7 +82,9 @@ export class QueryPool {
 
   /** Workers executing. */
   get busy(): number {
-    return this.threads.size - this.idle.length
+    let busy = 0
+    for (const thread of this.threads) if (thread.job !== undefined) busy++
+    return busy
   }
 
   get size(): number {
@@ -97,51 +109,51 @@ export class QueryPool {
     this.closing = true
     this.queue = []
     this.head = 0
-    await Promise.all([...this.threads].map((thread) => thread.worker.terminate()))
-    this.threads.clear()
     this.idle.length = 0
+    const threads = [...this.threads]
+    this.threads.clear()
+    await Promise.all(threads.map((thread) => thread.worker.terminate()))
   }
 
-  private spawn(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const worker = new Worker(this.url, { workerData: this.workerData })
-      const thread: Thread = { worker, job: undefined }
-      let ready = false
-      worker.on("message", (reply: Reply) => {
-        if (reply.kind === "ready") {
-          ready = true
-          this.threads.add(thread)
-          this.release(thread)
-          resolve()
-          return
-        }
-        const job = thread.job
-        thread.job = undefined
+  private post(thread: Thread, request: Request): void {
+    thread.worker.postMessage(request)
+  }
+
+  private spawn(): Thread {
+    const worker = new Worker(this.spec.url, this.spec.data === undefined ? {} : { workerData: this.spec.data })
+    let settle: { resolve: () => void; reject: (error: Error) => void } | undefined
+    const ready = new Promise<void>((resolve, reject) => (settle = { resolve, reject }))
+    // Awaited by `attach`; a worker replaced after a crash is awaited by nobody.
+    ready.catch(() => undefined)
+    const thread: Thread = { worker, ready, job: undefined }
+    this.threads.add(thread)
+    worker.on("message", (reply: Reply) => {
+      if (reply.kind === "ready") {
+        settle?.resolve()
         this.release(thread)
-        if (job === undefined || job.cancelled || job.id !== reply.id) return
-        job.done(reply.kind === "body" ? { kind: "body", body: reply.body } : reply.kind === "refused" ? { kind: "refused", refusal: reply.refusal } : { kind: "defect", message: reply.message })
-      })
-      worker.on("error", (error) => {
-        if (!ready) reject(error)
-      })
-      worker.on("exit", (code) => {
-        if (!ready) {
-          reject(new Error(`query worker exited with code ${code} before it was ready`))
-          return
-        }
-        this.threads.delete(thread)
-        const at = this.idle.indexOf(thread)
-        if (at >= 0) this.idle.splice(at, 1)
-        const job = thread.job
-        thread.job = undefined
-        if (job !== undefined && !job.cancelled) job.done({ kind: "defect", message: `query worker exited with code ${code}` })
-        if (!this.closing) {
-          this.spawn().catch(() => {
-            // A worker that cannot be replaced leaves the pool smaller; the others keep serving.
-          })
-        }
-      })
+        return
+      }
+      const job = thread.job
+      thread.job = undefined
+      this.release(thread)
+      if (job === undefined || job.cancelled || job.id !== reply.id) return
+      job.done(reply.kind === "body" ? { kind: "body", body: reply.body } : reply.kind === "refused" ? { kind: "refused", refusal: reply.refusal } : { kind: "defect", message: reply.message })
     })
+    worker.on("error", (error) => settle?.reject(error))
+    worker.on("exit", (code) => {
+      settle?.reject(new Error(`query worker exited with code ${code}`))
+      if (!this.threads.delete(thread)) return
+      const at = this.idle.indexOf(thread)
+      if (at >= 0) this.idle.splice(at, 1)
+      const job = thread.job
+      thread.job = undefined
+      if (job !== undefined && !job.cancelled) job.done({ kind: "defect", message: `query worker exited with code ${code}` })
+      if (!this.closing) {
+        const replacement = this.spawn()
+        if (this.share !== undefined) this.post(replacement, { kind: "attach", share: this.share })
+      }
+    })
+    return thread
   }
 
   /** A worker free again: it takes the next execution still wanted, or waits. */
@@ -162,6 +174,6 @@ export class QueryPool {
 
   private run(thread: Thread, ticket: Ticket): void {
     thread.job = ticket
-    thread.worker.postMessage({ id: ticket.id, execution: ticket.execution })
+    this.post(thread, { kind: "execute", id: ticket.id, execution: ticket.execution })
   }
 }

@@ -1,16 +1,11 @@
-/** Messages between the query pool (`QueryPool.ts`) and its workers (`queryWorker.ts`). */
+/** Messages between the query pool (`QueryPool.ts`) and its workers (`serveQueries.ts`). */
 import type { Execution } from "@equides/domain/answers"
 import type { DatasetShare } from "@equides/ingest/shared"
 
-/** A worker's `workerData`: the shared Dataset, and what a test worker may need besides. */
-export interface WorkerData {
-  readonly share: DatasetShare
-}
-
-export interface Job {
-  readonly id: number
-  readonly execution: Execution
-}
+export type Request =
+  /** The Dataset to serve: the first message a worker gets. */
+  | { readonly kind: "attach"; readonly share: DatasetShare }
+  | { readonly kind: "execute"; readonly id: number; readonly execution: Execution }
 
 /** The fields of a refused parameter (an `InvalidParameter` loses its class on the way). */
 export interface Refusal {
@@ -20,6 +15,7 @@ export interface Refusal {
 }
 
 export type Reply =
+  /** The Dataset is attached: the worker takes executions. */
   | { readonly kind: "ready" }
   /** The JSON body, its buffer transferred. */
   | { readonly kind: "body"; readonly id: number; readonly body: Uint8Array }
