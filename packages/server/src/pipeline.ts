@@ -24,10 +24,11 @@
  */
 import { Introuvable, MethodeNonAdmise, ParametreInvalide, ServiceSurcharge, TropDeRequetes } from "@equides/domain"
 import { Cause, Clock, Context, Effect, type Fiber, LogLevel, Option, References, type Types } from "effect"
-import { type FindMyWay, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse, ProblemDetails } from "effect/http"
+import { type FindMyWay, HttpBody, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse, ProblemDetails } from "effect/http"
 import { Admission, type Exchange, type Kept } from "./admission.ts"
 import { Settings } from "./config.ts"
 import { admittedAt } from "./frontDoor.ts"
+import { exactBody } from "./middleware/responseCache.ts"
 import { compress, isCompressible, MIN_COMPRESSED_BYTES } from "./middleware/compression.ts"
 import { Gate, type Waiter, watchdogTick } from "./middleware/concurrency.ts"
 import { MAX_QUERY_BYTES, MAX_QUERY_PARAMETERS } from "./middleware/requestSize.ts"
@@ -95,13 +96,19 @@ type Response = HttpServerResponse.HttpServerResponse
 /** The router's effect, as global middleware receives it. */
 type App = Effect.Effect<Response, Types.unhandled>
 
-/** A response as the front door writes it from the cache: bytes, never encoded again. */
-const toKept = (response: Response, body: Uint8Array): Kept => ({
-  response,
-  status: response.status,
-  headers: response.headers,
-  body
-})
+/**
+ * A response as the front door writes it from the cache: bytes, never encoded again, in a buffer
+ * of their own (a view would keep its whole backing buffer alive in the cache).
+ */
+const toKept = (response: Response, body: Uint8Array): Kept => {
+  const exact = exactBody(body)
+  return {
+    response: exact === body ? response : HttpServerResponse.setBody(response, HttpBody.uint8Array(exact, response.headers["content-type"])),
+    status: response.status,
+    headers: response.headers,
+    body: exact
+  }
+}
 
 const Contract = Effect.gen(function*() {
   const settings = yield* Settings
@@ -201,7 +208,8 @@ const Contract = Effect.gen(function*() {
     const body = shaped.body
     // Successes only: an error is cheap to recompute, and random URIs must not churn the cache.
     if (exchange.etag !== undefined && cache.enabled && shaped.status >= 200 && shaped.status < 300 && body._tag === "Uint8Array") {
-      cache.set(exchange.etag, toKept(shaped, body.body), body.contentLength)
+      const kept = toKept(shaped, body.body)
+      cache.set(exchange.etag, kept, kept.body)
     }
     return done(shaped, exchange)
   }
