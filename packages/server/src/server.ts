@@ -3,8 +3,10 @@
  * public listener serving the application, and the private telemetry listener.
  *
  * Shutdown (SIGTERM/SIGINT, see `main.ts`): the listener stops accepting, requests in flight are
- * given `SHUTDOWN_GRACE` to finish (`NodeHttpServer`'s graceful shutdown: `server.close()`, idle
- * keep-alive connections closed), then whatever is left is interrupted and the process exits 0.
+ * given `SHUTDOWN_GRACE` to finish (`NodeHttpServer`'s graceful shutdown: `server.close()`), every
+ * request still arriving on an open connection is answered with `Connection: close`, idle
+ * connections are closed (see `PublicServer`), then whatever is left is interrupted and the
+ * process exits 0.
  */
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Dataset } from "@equides/domain"
@@ -12,6 +14,7 @@ import { datasetLayerFromFile } from "@equides/ingest"
 import { Cause, Context, Duration, Effect, Exit, Layer, References, Runtime } from "effect"
 import { HttpRouter } from "effect/http"
 import { type IncomingMessage, Server, type ServerResponse } from "node:http"
+import type { Socket } from "node:net"
 import type { Duplex } from "node:stream"
 import { Admission } from "./admission.ts"
 import { makeApp, ROUTER_CONFIG } from "./App.ts"
@@ -59,35 +62,86 @@ export const answerClientError = (error: Error & { readonly code?: string }, soc
   socket.end(`HTTP/1.1 ${status} ${REASONS[status]}\r\n${head}\r\n${body}`)
 }
 
+/** How long a connection must stay idle, once the server is closing, before it is closed. */
+const CLOSING_IDLE_MS = 1000
+/** Time a client gets to close its side after ours, before the socket is destroyed. */
+const CLOSE_GRACE_MS = 500
+
 /**
  * The public `node:http` server: Node's defaults (`maxHeaderSize` 16 KiB), problem answers for
  * parse errors, the front door (`frontDoor.ts`) before the application sees a request, and a
- * close that does not wait for keep-alive: `close()` only drops the keep-alive connections idle at
- * that moment, so a connection whose request was in flight would hold the shutdown until the
- * client's keep-alive timeout. While closing, idle connections are dropped every 100 ms (nothing is
- * added to the request path).
+ * shutdown that answers every request that reached it.
+ *
+ * Node's own `close()` destroys every keep-alive connection idle at that moment, and one that
+ * looks idle may hold a request already in the kernel's buffer, not yet parsed: under load, dozens
+ * of requests were reset. Here, once closing: every response says `Connection: close` and Node
+ * ends its connection after it; a connection seen idle for `CLOSING_IDLE_MS` across two sweeps
+ * (so at least one poll of the event loop has read what had arrived) is half-closed, then
+ * destroyed if the client does not close its side. Connections with a request in flight finish it.
  */
 class PublicServer extends Server {
   private readonly frontDoor: FrontDoor | undefined
+  private readonly sockets = new Set<Socket>()
+  private closing = false
 
   constructor(frontDoor: FrontDoor | undefined) {
     super()
     this.frontDoor = frontDoor
+    this.on("connection", (socket: Socket) => {
+      this.sockets.add(socket)
+      socket.once("close", () => this.sockets.delete(socket))
+    })
   }
 
   // The application's `request` listener is attached by the platform: a request the front door
   // answers is not emitted to it at all.
   override emit(event: string, ...args: Array<unknown>): boolean {
-    if (event === "request" && this.frontDoor?.(args[0] as IncomingMessage, args[1] as ServerResponse) === true) return true
+    if (event === "request") {
+      const response = args[1] as ServerResponse
+      if (this.closing) response.shouldKeepAlive = false
+      if (this.frontDoor?.(args[0] as IncomingMessage, response) === true) return true
+    }
     return super.emit(event, ...args)
   }
 
+  // Called by `close()`: idle connections are left to the sweep below.
+  override closeIdleConnections(): void {
+    if (!this.closing) super.closeIdleConnections()
+  }
+
   override close(callback?: (error?: Error) => void): this {
-    const sweep = setInterval(() => this.closeIdleConnections(), 100)
+    this.closing = true
+    const idleSince = new Map<Socket, number>()
+    const sweep = setInterval(() => {
+      const now = Date.now()
+      for (const socket of this.sockets) {
+        if (isBusy(socket)) {
+          idleSince.delete(socket)
+          continue
+        }
+        const since = idleSince.get(socket)
+        if (since === undefined) idleSince.set(socket, now)
+        else if (now - since >= CLOSING_IDLE_MS) {
+          idleSince.delete(socket)
+          this.sockets.delete(socket)
+          endGracefully(socket)
+        }
+      }
+    }, 50)
     sweep.unref()
     this.once("close", () => clearInterval(sweep))
     return super.close(callback)
   }
+}
+
+/** A response is being produced on the socket. */
+const isBusy = (socket: Socket): boolean => (socket as Socket & { readonly _httpMessage?: unknown })._httpMessage != null
+
+const endGracefully = (socket: Socket): void => {
+  socket.end()
+  const timer = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS)
+  timer.unref()
+  socket.once("close", () => clearTimeout(timer))
 }
 
 export const makeNodeServer = (frontDoor?: FrontDoor): Server => {
