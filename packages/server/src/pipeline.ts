@@ -16,7 +16,8 @@
  *  8. the router: `RouteProblems` (404/405/500 problems) around the HttpApi routes and their own
  *     middleware (`Validation`, `Quota` declaration, `Disponibilite`: no data → 503);
  *  9. response shaping: compression (then kept in the cache), `ETag` and `Cache-Control` (or
- *     `no-store` for 429, 503 and 5xx), `Vary`, `nosniff`, `Referrer-Policy`, CORS,
+ *     `no-store` for 429, 503 and 5xx), `Vary`, `nosniff`, `Referrer-Policy`, CORS, on HTML pages
+ *     `Content-Security-Policy` and `X-Frame-Options`,
  *     `RateLimit-Policy` / `RateLimit`, JSON charset; metrics recorded; a debug log line.
  *
  * Response shaping happens here, in the request's own fiber, outside the interruptible route: a
@@ -33,12 +34,15 @@ import { compress, isCompressible, MIN_COMPRESSED_BYTES } from "./middleware/com
 import { Gate, type Waiter, watchdogTick } from "./middleware/concurrency.ts"
 import { MAX_QUERY_BYTES, MAX_QUERY_PARAMETERS } from "./middleware/requestSize.ts"
 import { rateLimitValue } from "./middleware/quota.ts"
+import { PAGE_SECURITY_HEADERS } from "./pages.ts"
 import { problemResponse } from "./problems.ts"
+import { ALLOW } from "./rawAnswers.ts"
 import { CACHE_POLICY, COMMON_HEADERS } from "./responseHeaders.ts"
 import { Telemetry, type UnavailableReason } from "./telemetry.ts"
 
 export { ROUTER_CONFIG } from "./admission.ts"
 
+/** The methods of a CORS preflight's answer (`OPTIONS` itself is not asked for across origins). */
 const ALLOWED = "GET, HEAD"
 
 // -----------------------------------------------------------------------------
@@ -62,9 +66,9 @@ const unmatched = (paths: FindMyWay.Router<string>, request: HttpServerRequest.H
     ? problemResponse(
       new MethodeNonAdmise({
         detail: `La méthode ${request.method} n'est pas admise : le service est en lecture seule.`,
-        indice: `méthodes admises : ${ALLOWED}`
+        indice: `méthodes admises : ${ALLOW}`
       }),
-      { allow: ALLOWED }
+      { allow: ALLOW }
     )
     : problemResponse(routeNotFound)
 
@@ -161,6 +165,7 @@ const Contract = Effect.gen(function*() {
     }
     const contentType = response.headers["content-type"]
     if (contentType === JSON_TYPE) extra["content-type"] = JSON_UTF8
+    else if (contentType?.startsWith("text/html") === true) Object.assign(extra, PAGE_SECURITY_HEADERS)
     if (policy !== undefined) extra["ratelimit-policy"] = policy
 
     const body = response.body
@@ -224,7 +229,7 @@ const Contract = Effect.gen(function*() {
     return HttpServerResponse.empty({
       status: 204,
       headers: {
-        allow: `${ALLOWED}, OPTIONS`,
+        allow: ALLOW,
         "access-control-allow-methods": ALLOWED,
         "access-control-max-age": "86400",
         ...(requested === undefined ? {} : { "access-control-allow-headers": requested })
@@ -261,6 +266,8 @@ const Contract = Effect.gen(function*() {
       switch (exchange.verdict) {
         case "preflight":
           return respond(preflight(request), exchange)
+        case "malformed":
+          return Effect.flatMap(problemResponse(exchange.problem), (response) => respond(response, exchange))
         case "oversized":
           return respond(oversized, exchange)
         case "tooMany":

@@ -15,52 +15,17 @@ import { Cause, Context, Duration, Effect, Exit, Layer, References, Runtime } fr
 import { HttpRouter } from "effect/http"
 import { type IncomingMessage, Server, type ServerResponse } from "node:http"
 import type { Socket } from "node:net"
-import type { Duplex } from "node:stream"
 import { Admission } from "./admission.ts"
 import { makeApp, ROUTER_CONFIG } from "./App.ts"
 import { serverConfig, Settings } from "./config.ts"
 import { type FrontDoor, makeFrontDoor } from "./frontDoor.ts"
 import { MetricsListenerLive } from "./metrics.ts"
 import { StatsHandlers } from "./handlers/stats.ts"
-import { COMMON_HEADERS } from "./responseHeaders.ts"
+import { answerBadHost, answerClientError, answerConnect, answerExpectation, refusesHost } from "./rawAnswers.ts"
 import { Telemetry } from "./telemetry.ts"
 
 /** Time given to requests in flight at shutdown. */
 export const SHUTDOWN_GRACE = Duration.seconds(10)
-
-const REASONS: Readonly<Record<number, string>> = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" }
-
-/**
- * A request Node's parser refuses never reaches the application (no request object exists): the
- * answer is written on the socket. Node's own default is a bare status line; this one is a problem
- * (`#erreur-requete-invalide`) with the headers every response carries. A request line and headers
- * over `maxHeaderSize` (16 KiB: a 100 KB path, a huge header) → 431; a request too slow → 408;
- * anything else unparsable → 400.
- */
-export const answerClientError = (error: Error & { readonly code?: string }, socket: Duplex): void => {
-  // As Node does: no answer when the peer is gone or a response has started on this connection.
-  const inFlight = (socket as Duplex & { readonly _httpMessage?: { readonly headersSent?: boolean } })._httpMessage
-  if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent === true) {
-    socket.destroy()
-    return
-  }
-  const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400
-  const detail = status === 431
-    ? "La ligne de requête et les en-têtes dépassent la taille admise (16 Kio en tout)."
-    : status === 408
-    ? "La requête n'a pas été reçue à temps."
-    : "La requête est mal formée."
-  const body = JSON.stringify({ type: "/documentation#erreur-requete-invalide", title: "Requête invalide", status, detail })
-  const headers = {
-    "Content-Type": "application/problem+json",
-    "Content-Length": String(Buffer.byteLength(body)),
-    "Cache-Control": "no-store",
-    ...COMMON_HEADERS,
-    Connection: "close"
-  }
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")
-  socket.end(`HTTP/1.1 ${status} ${REASONS[status]}\r\n${head}\r\n${body}`)
-}
 
 /** How long a connection must stay idle, once the server is closing, before it is closed. */
 const CLOSING_IDLE_MS = 1000
@@ -69,8 +34,9 @@ const CLOSE_GRACE_MS = 500
 
 /**
  * The public `node:http` server: Node's defaults (`maxHeaderSize` 16 KiB), problem answers for
- * parse errors, the front door (`frontDoor.ts`) before the application sees a request, and a
- * shutdown that answers every request that reached it.
+ * what Node would answer itself (`rawAnswers.ts`: parse errors, `CONNECT`, `Expect`, `Host`), the
+ * front door (`frontDoor.ts`) before the application sees a request, and a shutdown that answers
+ * every request that reached it.
  *
  * Node's own `close()` destroys every keep-alive connection idle at that moment, and one that
  * looks idle may hold a request already in the kernel's buffer, not yet parsed: under load, dozens
@@ -85,8 +51,12 @@ class PublicServer extends Server {
   private closing = false
 
   constructor(frontDoor: FrontDoor | undefined) {
-    super()
+    // The missing `Host` is refused in `emit`, as a problem (Node's own answer is a bare 400).
+    super({ requireHostHeader: false })
     this.frontDoor = frontDoor
+    this.on("clientError", answerClientError)
+    this.on("connect", answerConnect)
+    this.on("checkExpectation", answerExpectation)
     this.on("connection", (socket: Socket) => {
       this.sockets.add(socket)
       socket.once("close", () => this.sockets.delete(socket))
@@ -97,9 +67,14 @@ class PublicServer extends Server {
   // answers is not emitted to it at all.
   override emit(event: string, ...args: Array<unknown>): boolean {
     if (event === "request") {
+      const request = args[0] as IncomingMessage
       const response = args[1] as ServerResponse
       if (this.closing) response.shouldKeepAlive = false
-      if (this.frontDoor?.(args[0] as IncomingMessage, response) === true) return true
+      if (refusesHost(request)) {
+        answerBadHost(response)
+        return true
+      }
+      if (this.frontDoor?.(request, response) === true) return true
     }
     return super.emit(event, ...args)
   }
@@ -144,11 +119,7 @@ const endGracefully = (socket: Socket): void => {
   socket.once("close", () => clearTimeout(timer))
 }
 
-export const makeNodeServer = (frontDoor?: FrontDoor): Server => {
-  const server = new PublicServer(frontDoor)
-  server.on("clientError", answerClientError)
-  return server
-}
+export const makeNodeServer = (frontDoor?: FrontDoor): Server => new PublicServer(frontDoor)
 
 /** The public listener, its front door opened on the server's `Admission`. */
 export const publicListener = (options: NodeHttpServer.Options) =>

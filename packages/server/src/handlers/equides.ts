@@ -24,7 +24,7 @@ import { orRefuse, queryPairs } from "./query.ts"
 const LIST_PATH = "/v1/equides"
 
 /** One body for an unknown id and a malformed one alike (design 3): nothing of the id is echoed. */
-const notFound = new Introuvable({ detail: "Aucun équidé ne porte cet identifiant dans le jeu de données servi." })
+export const notFound = new Introuvable({ detail: "Aucun équidé ne porte cet identifiant dans le jeu de données servi." })
 
 export const EquidesHandlers = HttpApiBuilder.group(
   Api,
