@@ -11,16 +11,17 @@
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Dataset } from "@equides/domain"
 import { datasetLayerFromFile } from "@equides/ingest"
-import { Cause, Context, Duration, Effect, Exit, Layer, References, Runtime } from "effect"
+import { Cause, Context, Duration, Effect, Exit, Layer, LogLevel, References, Runtime } from "effect"
 import { HttpRouter } from "effect/http"
 import { type IncomingMessage, Server, type ServerResponse } from "node:http"
 import type { Socket } from "node:net"
 import { Admission } from "./admission.ts"
 import { makeApp, ROUTER_CONFIG } from "./App.ts"
-import { serverConfig, Settings } from "./config.ts"
+import { DEFAULT_SETTINGS, logLevelConfig, serverConfig, Settings } from "./config.ts"
 import { type FrontDoor, makeFrontDoor } from "./frontDoor.ts"
 import { MetricsListenerLive } from "./metrics.ts"
 import { StatsHandlers } from "./handlers/stats.ts"
+import { checkListenable, reportStartFailure } from "./startup.ts"
 import { answerBadHost, answerClientError, answerConnect, answerExpectation, refusesHost } from "./rawAnswers.ts"
 import { Telemetry } from "./telemetry.ts"
 
@@ -133,6 +134,9 @@ export const makeServerLive = (stats: typeof StatsHandlers = StatsHandlers) =>
   Layer.unwrap(
   Effect.gen(function*() {
     const settings = yield* serverConfig
+    // Before the load, so that an address that cannot be opened fails the start at once.
+    yield* checkListenable(settings.host, settings.port, "PORT")
+    if (settings.metrics !== undefined) yield* checkListenable(settings.metrics.host, settings.metrics.port, "METRICS_PORT")
     yield* Effect.logInfo(`Chargement de ${settings.dataFile}`)
     const started = Date.now()
     const dataset = datasetLayerFromFile(settings.dataFile).pipe(
@@ -169,12 +173,34 @@ export const makeServerLive = (stats: typeof StatsHandlers = StatsHandlers) =>
 
 export const ServerLive = makeServerLive()
 
-/** An interruption (the signal) is a normal end: 0, not the default 130. */
+/** An interruption (the signal) is a normal end: 0, not the default 130; a failure is 1. */
 const teardown: Runtime.Teardown = (exit, onExit) =>
-  Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
+  Exit.isFailure(exit) ? onExit(Cause.hasInterruptsOnly(exit.cause) ? 0 : 1) : onExit(0)
+
+/** What a failed start needs to say it: `LOG_LEVEL`, and the public address (from the defaults when the configuration itself failed). */
+const startContext = Effect.gen(function*() {
+  const level = yield* Effect.orElseSucceed(Effect.gen(function*() {
+    return yield* logLevelConfig
+  }), () => DEFAULT_SETTINGS.logLevel)
+  const listening = yield* Effect.orElseSucceed(Effect.gen(function*() {
+    const { host, port } = yield* serverConfig
+    return { host, port }
+  }), () => ({ host: DEFAULT_SETTINGS.host, port: DEFAULT_SETTINGS.port }))
+  return { debug: LogLevel.isGreaterThanOrEqualTo("Debug", level), listening }
+})
 
 /**
  * Runs `server` as the process's main program until SIGINT/SIGTERM, then exits 0 once it has shut
- * down; a start that fails (invalid configuration, unreadable file) exits non-zero.
+ * down; a start that fails (invalid configuration, address in use, unreadable file) logs one line
+ * saying why (`startup.ts`) and exits 1.
  */
-export const runServer = <E>(server: Layer.Layer<never, E>): void => Layer.launch(server).pipe(NodeRuntime.runMain({ teardown }))
+export const runServer = <E>(server: Layer.Layer<never, E>): void =>
+  Layer.launch(server).pipe(
+    Effect.catchCause((cause) =>
+      Cause.hasInterruptsOnly(cause)
+        ? Effect.failCause(cause)
+        : Effect.flatMap(startContext, ({ debug, listening }) =>
+          Effect.andThen(reportStartFailure(cause, debug, listening), Effect.failCause(cause)))
+    ),
+    NodeRuntime.runMain({ teardown, disableErrorReporting: true })
+  )

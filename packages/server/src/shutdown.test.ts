@@ -196,13 +196,38 @@ describe("process lifecycle", () => {
       }
     }), 30_000)
 
-  it.live("an invalid setting stops the start, naming the variable, with a non-zero code", () =>
+  it.live("a start that fails says why in one line without a stack trace, and exits 1; an address in use fails before the load", () =>
     Effect.promise(async () => {
-      const child = start("main.ts", { PORT: String(await freePort()), MAX_CONCURRENCY: "beaucoup" })
-      const { code } = await child.exited
-      assert.notStrictEqual(code, 0)
-      assert.include(child.output(), "MAX_CONCURRENCY")
-    }), 30_000)
+      const taken = createServer()
+      await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve))
+      const address = taken.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      const badFile = join(dir, "bad.jsonl")
+      writeFileSync(badFile, `${JSON.stringify(FAMILY[0])}\n{"id": oops}\n`)
+      const cases: ReadonlyArray<readonly [Record<string, string>, RegExp]> = [
+        [{ PORT: String(port) }, new RegExp(`Démarrage impossible : le port ${port} est déjà utilisé sur 127\\.0\\.0\\.1 \\(PORT\\)$`)],
+        [{ DATA_FILE: badFile }, new RegExp(`Démarrage impossible : ${badFile.replaceAll(".", "\\.")}:2: invalid JSON`)]
+      ]
+      try {
+        const children = cases.map(([env]) => start("main.ts", { PORT: String(port + 1), ...env }))
+        for (const [index, child] of children.entries()) {
+          const { code } = await child.exited
+          const lines = child.output().trim().split("\n")
+          const errors = lines.filter((line) => line.includes("ERROR"))
+          assert.strictEqual(code, 1, child.output())
+          assert.strictEqual(errors.length, 1, child.output())
+          assert.match(errors[0]!, cases[index]![1])
+          assert.isFalse(lines.some((line) => /^\s+at /.test(line)), `no stack trace:\n${child.output()}`)
+          if (index === 0) assert.notInclude(child.output(), "Chargement", "the address is tried before the load")
+        }
+        // The whole cause at debug level.
+        const debug = start("main.ts", { PORT: String(port), LOG_LEVEL: "debug" })
+        assert.strictEqual((await debug.exited).code, 1)
+        assert.match(debug.output(), /\n\s+at /)
+      } finally {
+        taken.close()
+      }
+    }), 60_000)
 })
 
 process.on("exit", () => rmSync(dir, { recursive: true, force: true }))
