@@ -10,7 +10,7 @@
  *   took (so the quota is charged once), or admits the request itself when no front door ran
  *   (debug logging, a request with a body, a non-Node server).
  */
-import { Api, Dataset, type DatasetData } from "@equides/domain"
+import { Api, Dataset, type DatasetData, type ProblemeApi } from "@equides/domain"
 import { Clock, Context, Effect, Layer, LogLevel, References } from "effect"
 import { FindMyWay, type HttpRouter, type HttpServerResponse } from "effect/http"
 import { HttpApi } from "effect/http-api"
@@ -20,6 +20,7 @@ import { makeNegotiator, type Negotiated } from "./middleware/compression.ts"
 import { ifNoneMatchMatches, makeEtagger } from "./middleware/conditional.ts"
 import { costOf, makeCallerKey, type QuotaState, rateLimitPolicy, TokenBuckets } from "./middleware/quota.ts"
 import { isOversized, scanQuery } from "./middleware/requestSize.ts"
+import { targetProblem } from "./middleware/requestTarget.ts"
 import { ResponseCache } from "./middleware/responseCache.ts"
 import { prefersHtml } from "./negotiation.ts"
 import { CACHE_POLICY, COMMON_HEADERS } from "./responseHeaders.ts"
@@ -55,6 +56,7 @@ const headerOf = (headers: RequestHeaders, name: string): string | undefined => 
 /**
  * What happens to an admitted request:
  * - `preflight`: an `OPTIONS` on a served path (204);
+ * - `malformed`: a request target that is not canonical or does not decode (`problem`: a 404 or 400);
  * - `oversized`: too many parameters or too long a query (400);
  * - `tooMany`: the caller's quota is spent (429);
  * - `notModified`: `If-None-Match` matched (304, nothing executed);
@@ -62,7 +64,7 @@ const headerOf = (headers: RequestHeaders, name: string): string | undefined => 
  * - `probe`: `/healthz` or `/readyz`, run outside the concurrency gate;
  * - `route`: run through the router under the concurrency gate.
  */
-export type Verdict = "preflight" | "oversized" | "tooMany" | "notModified" | "cached" | "probe" | "route"
+export type Verdict = "preflight" | "malformed" | "oversized" | "tooMany" | "notModified" | "cached" | "probe" | "route"
 
 /** A response kept by the cache, with what the front door needs to write it as it is. */
 export interface Kept {
@@ -93,11 +95,13 @@ interface Admitted {
 /** An admitted request and its verdict; a `cached` one carries the response the cache keeps. */
 export type Exchange =
   | Admitted & { readonly verdict: "cached"; readonly kept: Kept }
-  | Admitted & { readonly verdict: Exclude<Verdict, "cached"> }
+  | Admitted & { readonly verdict: "malformed"; readonly problem: ProblemeApi }
+  | Admitted & { readonly verdict: Exclude<Verdict, "cached" | "malformed"> }
 
 export class Gatekeeper {
   /** The served paths and their route templates (also what tells a 405 from a 404). */
   readonly templates = routeTemplates()
+  private readonly templateOf = (path: string): string | undefined => this.templates.find("GET", path)?.handler
   private readonly etagOf: ReturnType<typeof makeEtagger>
   private readonly negotiate = makeNegotiator()
   private readonly callerKey: ReturnType<typeof makeCallerKey>
@@ -145,12 +149,13 @@ export class Gatekeeper {
       etag,
       quota: state
     })
-    const decided = (etag: string | undefined, state: QuotaState | undefined, verdict: Exclude<Verdict, "cached">): Exchange => ({
+    const decided = (etag: string | undefined, state: QuotaState | undefined, verdict: Exclude<Verdict, "cached" | "malformed">): Exchange => ({
       ...admitted(etag, state),
       verdict
     })
 
-    if (method === "OPTIONS" && route !== undefined) return decided(undefined, quota?.take(key, 1, now), "preflight")
+    const problem = targetProblem(url, this.templateOf)
+    if (method === "OPTIONS" && route !== undefined && problem === undefined) return decided(undefined, quota?.take(key, 1, now), "preflight")
 
     const scan = scanQuery(url)
     const isRead = method === "GET" || method === "HEAD"
@@ -159,6 +164,12 @@ export class Gatekeeper {
     const etag = representable
       ? this.etagOf(url, negotiated.coding, route === "/" && prefersHtml(headerOf(headers, "accept")) ? "html" : "")
       : undefined
+    if (problem !== undefined) {
+      const charged = quota?.take(key, 1, now)
+      return charged === undefined || charged.allowed
+        ? { ...admitted(etag, charged), verdict: "malformed", problem }
+        : decided(etag, charged, "tooMany")
+    }
     if (isOversized(scan)) return decided(etag, quota?.peek(key, now), "oversized")
 
     const ifNoneMatch = etag === undefined ? undefined : headerOf(headers, "if-none-match")

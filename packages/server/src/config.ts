@@ -108,6 +108,9 @@ const logLevel = (raw: string): Result.Result<LogLevel.LogLevel, string> => {
   return level === undefined ? Result.fail(`une valeur parmi ${LOG_LEVELS.join(", ")} attendue`) : Result.succeed(level)
 }
 
+/** `LOG_LEVEL` alone: a start that fails reads it to tell how much to say. */
+export const logLevelConfig: Config.Config<LogLevel.LogLevel> = variable("LOG_LEVEL", DEFAULT_SETTINGS.logLevel, logLevel)
+
 export const serverConfig: Config.Config<ServerSettings> = Config.all({
   port: Config.Port("PORT").pipe(Config.withDefault(DEFAULT_SETTINGS.port)),
   host: Config.NonEmptyString("HOST").pipe(Config.withDefault(DEFAULT_SETTINGS.host)),
@@ -122,7 +125,7 @@ export const serverConfig: Config.Config<ServerSettings> = Config.all({
   requestTimeoutMs: variable("REQUEST_TIMEOUT_MS", DEFAULT_SETTINGS.requestTimeoutMs, integer(1, 3_600_000)),
   workers: variable("WORKERS", DEFAULT_SETTINGS.workers, integer(0, 256)),
   responseCacheMb: variable("RESPONSE_CACHE_MB", DEFAULT_SETTINGS.responseCacheBytes / (1024 * 1024), integer(0, 1_000_000)),
-  logLevel: variable("LOG_LEVEL", DEFAULT_SETTINGS.logLevel, logLevel)
+  logLevel: logLevelConfig
 }).pipe(Config.map(({ dataFile, metricsHost, metricsPort, responseCacheMb, ...rest }): ServerSettings => ({
   ...rest,
   dataFile: Option.getOrElse(dataFile, () => SAMPLE_FILE),

@@ -185,7 +185,7 @@ layer(testServer(fromRecords(FAMILY)))("errors", (it) => {
         for (const method of ["POST", "PUT", "DELETE"] as const) {
           const reply = yield* call(`/v1/equides/${SIRE}`, { method })
           assertProblem(reply, { type: "/documentation#erreur-requete-invalide", title: "Requête invalide", status: 405 })
-          assert.strictEqual(reply.headers["allow"], "GET, HEAD")
+          assert.strictEqual(reply.headers["allow"], "GET, HEAD, OPTIONS")
         }
         assert.strictEqual((yield* call("/nowhere", { method: "POST" })).status, 404)
       }))

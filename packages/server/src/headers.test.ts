@@ -6,11 +6,10 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
 import { Effect } from "effect"
-import { connect } from "node:net"
 import { parseTrustedProxies } from "./config.ts"
 import { isOversized, scanQuery } from "./middleware/requestSize.ts"
 import { CACHE_POLICY, EXPOSED_HEADERS } from "./responseHeaders.ts"
-import { FAMILY, raw, type RawReply, serverUrl, testServer } from "./testing.ts"
+import { FAMILY, raw, type RawReply, rawSocket, serverUrl, testServer } from "./testing.ts"
 
 const COMMON = {
   "x-content-type-options": "nosniff",
@@ -25,17 +24,6 @@ const assertCommon = (reply: RawReply, what: string) => {
 }
 
 const problem = (reply: RawReply) => JSON.parse(reply.body.toString("utf8"))
-
-/** A raw HTTP/1.1 exchange on a socket (for requests a client library would refuse to send). */
-const rawSocket = (base: string, text: string) =>
-  Effect.callback<string, Error>((resume) => {
-    const url = new URL(base)
-    const socket = connect(Number(url.port), url.hostname, () => socket.write(text))
-    let received = ""
-    socket.on("data", (chunk) => (received += chunk.toString("latin1")))
-    socket.on("end", () => resume(Effect.succeed(received)))
-    socket.on("error", (error) => resume(Effect.fail(error)))
-  }).pipe(Effect.orDie)
 
 describe("scanQuery", () => {
   it("counts parameters and bytes, and reads the cost parameters", () => {
@@ -82,7 +70,7 @@ layer(testServer(fromRecords(FAMILY), { settings: { rateLimitRate: 50, rateLimit
           assert.strictEqual(reply.headers["cache-control"], CACHE_POLICY, path)
           if (method === undefined) assert.match(reply.headers["etag"] ?? "", /^"[0-9a-f]{16}"$/, path)
         }
-        assert.strictEqual((yield* raw("/v1/stats", { method: "DELETE" })).headers["allow"], "GET, HEAD")
+        assert.strictEqual((yield* raw("/v1/stats", { method: "DELETE" })).headers["allow"], "GET, HEAD, OPTIONS")
       }))
 
     it.effect("successes carry them too", () =>

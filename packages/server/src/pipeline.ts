@@ -16,7 +16,8 @@
  *  8. the router: `RouteProblems` (404/405/500 problems) around the HttpApi routes and their own
  *     middleware (`Validation`, `Quota` declaration, `Disponibilite`: no data → 503);
  *  9. response shaping: compression (then kept in the cache), `ETag` and `Cache-Control` (or
- *     `no-store` for 429, 503 and 5xx), `Vary`, `nosniff`, `Referrer-Policy`, CORS,
+ *     `no-store` for 429, 503 and 5xx), `Vary`, `nosniff`, `Referrer-Policy`, CORS, on HTML pages
+ *     `Content-Security-Policy` and `X-Frame-Options`,
  *     `RateLimit-Policy` / `RateLimit`, JSON charset; metrics recorded; a debug log line.
  *
  * Response shaping happens here, in the request's own fiber, outside the interruptible route: a
@@ -24,20 +25,24 @@
  */
 import { Introuvable, MethodeNonAdmise, ParametreInvalide, ServiceSurcharge, TropDeRequetes } from "@equides/domain"
 import { Cause, Clock, Context, Effect, type Fiber, LogLevel, Option, References, type Types } from "effect"
-import { type FindMyWay, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse, ProblemDetails } from "effect/http"
+import { type FindMyWay, HttpBody, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse, ProblemDetails } from "effect/http"
 import { Admission, type Exchange, type Kept } from "./admission.ts"
 import { Settings } from "./config.ts"
 import { admittedAt } from "./frontDoor.ts"
+import { exactBody } from "./middleware/responseCache.ts"
 import { compress, isCompressible, MIN_COMPRESSED_BYTES } from "./middleware/compression.ts"
 import { Gate, type Waiter, watchdogTick } from "./middleware/concurrency.ts"
 import { MAX_QUERY_BYTES, MAX_QUERY_PARAMETERS } from "./middleware/requestSize.ts"
 import { rateLimitValue } from "./middleware/quota.ts"
+import { PAGE_SECURITY_HEADERS } from "./pages.ts"
 import { problemResponse } from "./problems.ts"
+import { ALLOW } from "./rawAnswers.ts"
 import { CACHE_POLICY, COMMON_HEADERS } from "./responseHeaders.ts"
 import { Telemetry, type UnavailableReason } from "./telemetry.ts"
 
 export { ROUTER_CONFIG } from "./admission.ts"
 
+/** The methods of a CORS preflight's answer (`OPTIONS` itself is not asked for across origins). */
 const ALLOWED = "GET, HEAD"
 
 // -----------------------------------------------------------------------------
@@ -61,9 +66,9 @@ const unmatched = (paths: FindMyWay.Router<string>, request: HttpServerRequest.H
     ? problemResponse(
       new MethodeNonAdmise({
         detail: `La méthode ${request.method} n'est pas admise : le service est en lecture seule.`,
-        indice: `méthodes admises : ${ALLOWED}`
+        indice: `méthodes admises : ${ALLOW}`
       }),
-      { allow: ALLOWED }
+      { allow: ALLOW }
     )
     : problemResponse(routeNotFound)
 
@@ -95,13 +100,19 @@ type Response = HttpServerResponse.HttpServerResponse
 /** The router's effect, as global middleware receives it. */
 type App = Effect.Effect<Response, Types.unhandled>
 
-/** A response as the front door writes it from the cache: bytes, never encoded again. */
-const toKept = (response: Response, body: Uint8Array): Kept => ({
-  response,
-  status: response.status,
-  headers: response.headers,
-  body
-})
+/**
+ * A response as the front door writes it from the cache: bytes, never encoded again, in a buffer
+ * of their own (a view would keep its whole backing buffer alive in the cache).
+ */
+const toKept = (response: Response, body: Uint8Array): Kept => {
+  const exact = exactBody(body)
+  return {
+    response: exact === body ? response : HttpServerResponse.setBody(response, HttpBody.uint8Array(exact, response.headers["content-type"])),
+    status: response.status,
+    headers: response.headers,
+    body: exact
+  }
+}
 
 const Contract = Effect.gen(function*() {
   const settings = yield* Settings
@@ -154,6 +165,7 @@ const Contract = Effect.gen(function*() {
     }
     const contentType = response.headers["content-type"]
     if (contentType === JSON_TYPE) extra["content-type"] = JSON_UTF8
+    else if (contentType?.startsWith("text/html") === true) Object.assign(extra, PAGE_SECURITY_HEADERS)
     if (policy !== undefined) extra["ratelimit-policy"] = policy
 
     const body = response.body
@@ -201,7 +213,8 @@ const Contract = Effect.gen(function*() {
     const body = shaped.body
     // Successes only: an error is cheap to recompute, and random URIs must not churn the cache.
     if (exchange.etag !== undefined && cache.enabled && shaped.status >= 200 && shaped.status < 300 && body._tag === "Uint8Array") {
-      cache.set(exchange.etag, toKept(shaped, body.body), body.contentLength)
+      const kept = toKept(shaped, body.body)
+      cache.set(exchange.etag, kept, kept.body)
     }
     return done(shaped, exchange)
   }
@@ -216,7 +229,7 @@ const Contract = Effect.gen(function*() {
     return HttpServerResponse.empty({
       status: 204,
       headers: {
-        allow: `${ALLOWED}, OPTIONS`,
+        allow: ALLOW,
         "access-control-allow-methods": ALLOWED,
         "access-control-max-age": "86400",
         ...(requested === undefined ? {} : { "access-control-allow-headers": requested })
@@ -253,6 +266,8 @@ const Contract = Effect.gen(function*() {
       switch (exchange.verdict) {
         case "preflight":
           return respond(preflight(request), exchange)
+        case "malformed":
+          return Effect.flatMap(problemResponse(exchange.problem), (response) => respond(response, exchange))
         case "oversized":
           return respond(oversized, exchange)
         case "tooMany":

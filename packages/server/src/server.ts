@@ -3,100 +3,126 @@
  * public listener serving the application, and the private telemetry listener.
  *
  * Shutdown (SIGTERM/SIGINT, see `main.ts`): the listener stops accepting, requests in flight are
- * given `SHUTDOWN_GRACE` to finish (`NodeHttpServer`'s graceful shutdown: `server.close()`, idle
- * keep-alive connections closed), then whatever is left is interrupted and the process exits 0.
+ * given `SHUTDOWN_GRACE` to finish (`NodeHttpServer`'s graceful shutdown: `server.close()`), every
+ * request still arriving on an open connection is answered with `Connection: close`, idle
+ * connections are closed (see `PublicServer`), then whatever is left is interrupted and the
+ * process exits 0.
  */
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Dataset } from "@equides/domain"
 import { datasetLayerFromFile } from "@equides/ingest"
 import { shareDataset } from "@equides/ingest/shared"
-import { Cause, Context, Duration, Effect, Exit, Layer, References, Runtime } from "effect"
+import { Cause, Context, Duration, Effect, Exit, Layer, LogLevel, References, Runtime } from "effect"
 import { HttpRouter } from "effect/http"
 import { type IncomingMessage, Server, type ServerResponse } from "node:http"
-import type { Duplex } from "node:stream"
+import type { Socket } from "node:net"
 import { Admission } from "./admission.ts"
 import { makeApp, ROUTER_CONFIG } from "./App.ts"
+import { DEFAULT_SETTINGS, logLevelConfig, serverConfig, Settings } from "./config.ts"
 import { Executor, QueryThreads } from "./execution/Executor.ts"
-import { serverConfig, Settings } from "./config.ts"
 import { type FrontDoor, makeFrontDoor } from "./frontDoor.ts"
 import { MetricsListenerLive } from "./metrics.ts"
 import { StatsHandlers } from "./handlers/stats.ts"
-import { COMMON_HEADERS } from "./responseHeaders.ts"
+import { checkListenable, reportStartFailure } from "./startup.ts"
+import { answerBadHost, answerClientError, answerConnect, answerExpectation, refusesHost } from "./rawAnswers.ts"
 import { Telemetry } from "./telemetry.ts"
 
 /** Time given to requests in flight at shutdown. */
 export const SHUTDOWN_GRACE = Duration.seconds(10)
 
-const REASONS: Readonly<Record<number, string>> = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" }
-
-/**
- * A request Node's parser refuses never reaches the application (no request object exists): the
- * answer is written on the socket. Node's own default is a bare status line; this one is a problem
- * (`#erreur-requete-invalide`) with the headers every response carries. A request line and headers
- * over `maxHeaderSize` (16 KiB: a 100 KB path, a huge header) → 431; a request too slow → 408;
- * anything else unparsable → 400.
- */
-export const answerClientError = (error: Error & { readonly code?: string }, socket: Duplex): void => {
-  // As Node does: no answer when the peer is gone or a response has started on this connection.
-  const inFlight = (socket as Duplex & { readonly _httpMessage?: { readonly headersSent?: boolean } })._httpMessage
-  if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent === true) {
-    socket.destroy()
-    return
-  }
-  const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400
-  const detail = status === 431
-    ? "La ligne de requête et les en-têtes dépassent la taille admise (16 Kio en tout)."
-    : status === 408
-    ? "La requête n'a pas été reçue à temps."
-    : "La requête est mal formée."
-  const body = JSON.stringify({ type: "/documentation#erreur-requete-invalide", title: "Requête invalide", status, detail })
-  const headers = {
-    "Content-Type": "application/problem+json",
-    "Content-Length": String(Buffer.byteLength(body)),
-    "Cache-Control": "no-store",
-    ...COMMON_HEADERS,
-    Connection: "close"
-  }
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")
-  socket.end(`HTTP/1.1 ${status} ${REASONS[status]}\r\n${head}\r\n${body}`)
-}
+/** How long a connection must stay idle, once the server is closing, before it is closed. */
+const CLOSING_IDLE_MS = 1000
+/** Time a client gets to close its side after ours, before the socket is destroyed. */
+const CLOSE_GRACE_MS = 500
 
 /**
  * The public `node:http` server: Node's defaults (`maxHeaderSize` 16 KiB), problem answers for
- * parse errors, the front door (`frontDoor.ts`) before the application sees a request, and a
- * close that does not wait for keep-alive: `close()` only drops the keep-alive connections idle at
- * that moment, so a connection whose request was in flight would hold the shutdown until the
- * client's keep-alive timeout. While closing, idle connections are dropped every 100 ms (nothing is
- * added to the request path).
+ * what Node would answer itself (`rawAnswers.ts`: parse errors, `CONNECT`, `Expect`, `Host`), the
+ * front door (`frontDoor.ts`) before the application sees a request, and a shutdown that answers
+ * every request that reached it.
+ *
+ * Node's own `close()` destroys every keep-alive connection idle at that moment, and one that
+ * looks idle may hold a request already in the kernel's buffer, not yet parsed: under load, dozens
+ * of requests were reset. Here, once closing: every response says `Connection: close` and Node
+ * ends its connection after it; a connection seen idle for `CLOSING_IDLE_MS` across two sweeps
+ * (so at least one poll of the event loop has read what had arrived) is half-closed, then
+ * destroyed if the client does not close its side. Connections with a request in flight finish it.
  */
 class PublicServer extends Server {
   private readonly frontDoor: FrontDoor | undefined
+  private readonly sockets = new Set<Socket>()
+  private closing = false
 
   constructor(frontDoor: FrontDoor | undefined) {
-    super()
+    // The missing `Host` is refused in `emit`, as a problem (Node's own answer is a bare 400).
+    super({ requireHostHeader: false })
     this.frontDoor = frontDoor
+    this.on("clientError", answerClientError)
+    this.on("connect", answerConnect)
+    this.on("checkExpectation", answerExpectation)
+    this.on("connection", (socket: Socket) => {
+      this.sockets.add(socket)
+      socket.once("close", () => this.sockets.delete(socket))
+    })
   }
 
   // The application's `request` listener is attached by the platform: a request the front door
   // answers is not emitted to it at all.
   override emit(event: string, ...args: Array<unknown>): boolean {
-    if (event === "request" && this.frontDoor?.(args[0] as IncomingMessage, args[1] as ServerResponse) === true) return true
+    if (event === "request") {
+      const request = args[0] as IncomingMessage
+      const response = args[1] as ServerResponse
+      if (this.closing) response.shouldKeepAlive = false
+      if (refusesHost(request)) {
+        answerBadHost(response)
+        return true
+      }
+      if (this.frontDoor?.(request, response) === true) return true
+    }
     return super.emit(event, ...args)
   }
 
+  // Called by `close()`: idle connections are left to the sweep below.
+  override closeIdleConnections(): void {
+    if (!this.closing) super.closeIdleConnections()
+  }
+
   override close(callback?: (error?: Error) => void): this {
-    const sweep = setInterval(() => this.closeIdleConnections(), 100)
+    this.closing = true
+    const idleSince = new Map<Socket, number>()
+    const sweep = setInterval(() => {
+      const now = Date.now()
+      for (const socket of this.sockets) {
+        if (isBusy(socket)) {
+          idleSince.delete(socket)
+          continue
+        }
+        const since = idleSince.get(socket)
+        if (since === undefined) idleSince.set(socket, now)
+        else if (now - since >= CLOSING_IDLE_MS) {
+          idleSince.delete(socket)
+          this.sockets.delete(socket)
+          endGracefully(socket)
+        }
+      }
+    }, 50)
     sweep.unref()
     this.once("close", () => clearInterval(sweep))
     return super.close(callback)
   }
 }
 
-export const makeNodeServer = (frontDoor?: FrontDoor): Server => {
-  const server = new PublicServer(frontDoor)
-  server.on("clientError", answerClientError)
-  return server
+/** A response is being produced on the socket. */
+const isBusy = (socket: Socket): boolean => (socket as Socket & { readonly _httpMessage?: unknown })._httpMessage != null
+
+const endGracefully = (socket: Socket): void => {
+  socket.end()
+  const timer = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS)
+  timer.unref()
+  socket.once("close", () => clearTimeout(timer))
 }
+
+export const makeNodeServer = (frontDoor?: FrontDoor): Server => new PublicServer(frontDoor)
 
 /** The public listener, its front door opened on the server's `Admission`. */
 export const publicListener = (options: NodeHttpServer.Options) =>
@@ -110,6 +136,9 @@ export const makeServerLive = (stats: typeof StatsHandlers = StatsHandlers) =>
   Layer.unwrap(
   Effect.gen(function*() {
     const settings = yield* serverConfig
+    // Before the load, so that an address that cannot be opened fails the start at once.
+    yield* checkListenable(settings.host, settings.port, "PORT")
+    if (settings.metrics !== undefined) yield* checkListenable(settings.metrics.host, settings.metrics.port, "METRICS_PORT")
     yield* Effect.logInfo(`Chargement de ${settings.dataFile}`)
     const started = Date.now()
     const loaded = datasetLayerFromFile(settings.dataFile)
@@ -156,12 +185,34 @@ export const makeServerLive = (stats: typeof StatsHandlers = StatsHandlers) =>
 
 export const ServerLive = makeServerLive()
 
-/** An interruption (the signal) is a normal end: 0, not the default 130. */
+/** An interruption (the signal) is a normal end: 0, not the default 130; a failure is 1. */
 const teardown: Runtime.Teardown = (exit, onExit) =>
-  Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
+  Exit.isFailure(exit) ? onExit(Cause.hasInterruptsOnly(exit.cause) ? 0 : 1) : onExit(0)
+
+/** What a failed start needs to say it: `LOG_LEVEL`, and the public address (from the defaults when the configuration itself failed). */
+const startContext = Effect.gen(function*() {
+  const level = yield* Effect.orElseSucceed(Effect.gen(function*() {
+    return yield* logLevelConfig
+  }), () => DEFAULT_SETTINGS.logLevel)
+  const listening = yield* Effect.orElseSucceed(Effect.gen(function*() {
+    const { host, port } = yield* serverConfig
+    return { host, port }
+  }), () => ({ host: DEFAULT_SETTINGS.host, port: DEFAULT_SETTINGS.port }))
+  return { debug: LogLevel.isGreaterThanOrEqualTo("Debug", level), listening }
+})
 
 /**
  * Runs `server` as the process's main program until SIGINT/SIGTERM, then exits 0 once it has shut
- * down; a start that fails (invalid configuration, unreadable file) exits non-zero.
+ * down; a start that fails (invalid configuration, address in use, unreadable file) logs one line
+ * saying why (`startup.ts`) and exits 1.
  */
-export const runServer = <E>(server: Layer.Layer<never, E>): void => Layer.launch(server).pipe(NodeRuntime.runMain({ teardown }))
+export const runServer = <E>(server: Layer.Layer<never, E>): void =>
+  Layer.launch(server).pipe(
+    Effect.catchCause((cause) =>
+      Cause.hasInterruptsOnly(cause)
+        ? Effect.failCause(cause)
+        : Effect.flatMap(startContext, ({ debug, listening }) =>
+          Effect.andThen(reportStartFailure(cause, debug, listening), Effect.failCause(cause)))
+    ),
+    NodeRuntime.runMain({ teardown, disableErrorReporting: true })
+  )

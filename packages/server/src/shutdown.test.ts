@@ -7,10 +7,10 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
+import { connect, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { FAMILY } from "./testing.ts"
+import { FAMILY, SIRE } from "./testing.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "equides-shutdown-"))
 const DATA_FILE = join(dir, "family.jsonl")
@@ -58,7 +58,91 @@ const ready = async (child: Child, base: string) => {
   throw new Error(`not ready:\n${child.output()}`)
 }
 
+/** What one keep-alive connection saw. */
+interface ConnectionLog {
+  /** Responses received, and those received after the signal. */
+  answered: number
+  afterSignal: number
+  /** A request was written and the connection ended or failed before its response. */
+  reset: boolean
+  /** The last response said `Connection: close` and the server then closed the connection. */
+  closedByServer: boolean
+  statuses: Array<number>
+}
+
+/**
+ * One raw HTTP/1.1 keep-alive connection sending `paths` in turn, a request as soon as the
+ * previous answer is complete, until the server closes it or `deadline` passes.
+ */
+const keepAliveClient = (port: number, paths: (i: number) => string, signalled: () => boolean, deadline: number) =>
+  new Promise<ConnectionLog>((resolve) => {
+    const log: ConnectionLog = { answered: 0, afterSignal: 0, reset: false, closedByServer: false, statuses: [] }
+    const socket = connect(port, "127.0.0.1")
+    let pending = Buffer.alloc(0)
+    let outstanding = false
+    let closing = false
+    let i = 0
+    const send = () => {
+      outstanding = true
+      socket.write(`GET ${paths(i++)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`)
+    }
+    socket.on("connect", send)
+    socket.on("data", (chunk: Buffer) => {
+      pending = Buffer.concat([pending, chunk])
+      const headEnd = pending.indexOf("\r\n\r\n")
+      if (headEnd < 0) return
+      const head = pending.subarray(0, headEnd).toString("latin1").toLowerCase()
+      const length = Number(/\r\ncontent-length: *(\d+)/.exec(head)?.[1] ?? Number.NaN)
+      if (Number.isNaN(length) || pending.length < headEnd + 4 + length) return
+      pending = pending.subarray(headEnd + 4 + length)
+      outstanding = false
+      log.answered++
+      if (signalled()) log.afterSignal++
+      log.statuses.push(Number(head.slice(9, 12)))
+      if (/\r\nconnection: *close/.test(head)) closing = true
+      else if (Date.now() > deadline) socket.end()
+      else send()
+    })
+    socket.on("error", () => {
+      if (outstanding) log.reset = true
+    })
+    socket.on("close", () => {
+      if (outstanding) log.reset = true
+      log.closedByServer = closing
+      resolve(log)
+    })
+  })
+
 describe("process lifecycle", () => {
+  it.live("SIGTERM under load: every request on an open connection is answered, the last with Connection: close, none reset", () =>
+    Effect.promise(async () => {
+      const port = await freePort()
+      const child = start("shutdown.fixture.ts", { PORT: String(port), SLOW_MS: "200" })
+      try {
+        await ready(child, `http://127.0.0.1:${port}`)
+        let signalled = false
+        // Distinct lists run the route; the others are answered from the cache by the front door.
+        const paths = (i: number) =>
+          [`/v1/equides?offset=${i}`, "/v1/meta", "/healthz", `/v1/equides/${SIRE}`, "/v1/stats"][i % 5]!
+        const connections = Array.from({ length: 24 }, () => keepAliveClient(port, paths, () => signalled, Date.now() + 10_000))
+        await new Promise((resolve) => setTimeout(resolve, 500))
+        signalled = true
+        child.process.kill("SIGTERM")
+        const logs = await Promise.all(connections)
+        const { code } = await child.exited
+        assert.strictEqual(code, 0, child.output())
+        assert.deepStrictEqual(logs.filter((log) => log.reset).length, 0, "connections reset with a request unanswered")
+        for (const log of logs) {
+          assert.isTrue(log.closedByServer, "closed by the server after a Connection: close answer")
+          assert.isTrue(log.statuses.every((status) => status === 200), log.statuses.join(","))
+        }
+        assert.isAbove(logs.reduce((sum, log) => sum + log.afterSignal, 0), 0, "requests answered after the signal")
+      } finally {
+        child.process.kill("SIGKILL")
+      }
+    }), 30_000)
+
+
   it.live("SIGTERM during a slow request: the request completes, new connections are refused, exit 0", () =>
     Effect.promise(async () => {
       const port = await freePort()
@@ -74,7 +158,14 @@ describe("process lifecycle", () => {
         await new Promise((resolve) => setTimeout(resolve, 300))
         child.process.kill("SIGTERM")
         await new Promise((resolve) => setTimeout(resolve, 300))
-        const refused = await fetch(`${base}/healthz`).then(() => false, () => true)
+        // A new connection (an open one would be answered, see the test above).
+        const refused = await new Promise<boolean>((resolve) => {
+          const socket = connect(port, "127.0.0.1", () => {
+            socket.destroy()
+            resolve(false)
+          })
+          socket.on("error", () => resolve(true))
+        })
         assert.isTrue(refused, "the listener is closed")
         const answer = await slow
         assert.strictEqual(answer.status, 200)
@@ -105,13 +196,38 @@ describe("process lifecycle", () => {
       }
     }), 30_000)
 
-  it.live("an invalid setting stops the start, naming the variable, with a non-zero code", () =>
+  it.live("a start that fails says why in one line without a stack trace, and exits 1; an address in use fails before the load", () =>
     Effect.promise(async () => {
-      const child = start("main.ts", { PORT: String(await freePort()), MAX_CONCURRENCY: "beaucoup" })
-      const { code } = await child.exited
-      assert.notStrictEqual(code, 0)
-      assert.include(child.output(), "MAX_CONCURRENCY")
-    }), 30_000)
+      const taken = createServer()
+      await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve))
+      const address = taken.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      const badFile = join(dir, "bad.jsonl")
+      writeFileSync(badFile, `${JSON.stringify(FAMILY[0])}\n{"id": oops}\n`)
+      const cases: ReadonlyArray<readonly [Record<string, string>, RegExp]> = [
+        [{ PORT: String(port) }, new RegExp(`Démarrage impossible : le port ${port} est déjà utilisé sur 127\\.0\\.0\\.1 \\(PORT\\)$`)],
+        [{ DATA_FILE: badFile }, new RegExp(`Démarrage impossible : ${badFile.replaceAll(".", "\\.")}:2: invalid JSON`)]
+      ]
+      try {
+        const children = cases.map(([env]) => start("main.ts", { PORT: String(port + 1), ...env }))
+        for (const [index, child] of children.entries()) {
+          const { code } = await child.exited
+          const lines = child.output().trim().split("\n")
+          const errors = lines.filter((line) => line.includes("ERROR"))
+          assert.strictEqual(code, 1, child.output())
+          assert.strictEqual(errors.length, 1, child.output())
+          assert.match(errors[0]!, cases[index]![1])
+          assert.isFalse(lines.some((line) => /^\s+at /.test(line)), `no stack trace:\n${child.output()}`)
+          if (index === 0) assert.notInclude(child.output(), "Chargement", "the address is tried before the load")
+        }
+        // The whole cause at debug level.
+        const debug = start("main.ts", { PORT: String(port), LOG_LEVEL: "debug" })
+        assert.strictEqual((await debug.exited).code, 1)
+        assert.match(debug.output(), /\n\s+at /)
+      } finally {
+        taken.close()
+      }
+    }), 60_000)
 })
 
 process.on("exit", () => rmSync(dir, { recursive: true, force: true }))

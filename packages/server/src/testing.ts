@@ -18,6 +18,7 @@ import { type Duration, Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { FetchHttpClient, HttpClient, HttpClientRequest, HttpRouter, HttpServer } from "effect/http"
 import { request as httpRequest } from "node:http"
+import { connect } from "node:net"
 import { Admission } from "./admission.ts"
 import { makeApp, ROUTER_CONFIG } from "./App.ts"
 import { Executor } from "./execution/Executor.ts"
@@ -198,6 +199,17 @@ export const rawCall = (
     })
     request.on("error", (error) => resume(Effect.fail(error)))
     request.end()
+  }).pipe(Effect.orDie)
+
+/** A raw HTTP/1.1 exchange on a socket (for requests a client library would refuse to send), until the server closes it. */
+export const rawSocket = (base: string, text: string) =>
+  Effect.callback<string, Error>((resume) => {
+    const url = new URL(base)
+    const socket = connect(Number(url.port), url.hostname, () => socket.write(text, "latin1"))
+    let received = ""
+    socket.on("data", (chunk) => (received += chunk.toString("latin1")))
+    socket.on("end", () => resume(Effect.succeed(received)))
+    socket.on("error", (error) => resume(Effect.fail(error)))
   }).pipe(Effect.orDie)
 
 /** A raw call against the test server. */

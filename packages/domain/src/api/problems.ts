@@ -96,10 +96,12 @@ export const PROBLEM_TYPES: ReadonlyArray<ProblemType> = [
   {
     anchor: "erreur-requete-invalide",
     title: "Requête invalide",
-    statuses: [400, 405, 431],
+    statuses: [400, 405, 408, 417, 431],
     explanation:
-      "La requête elle-même ne peut pas être servie : méthode autre que GET ou HEAD (405, l'en-tête Allow donne les méthodes admises), " +
-      "requête mal formée (400), ou ligne de requête et en-têtes trop longs (431 : au plus 16 Kio en tout)."
+      "La requête elle-même ne peut pas être servie : méthode autre que GET, HEAD ou OPTIONS (405, l'en-tête Allow donne les méthodes admises), " +
+      "requête mal formée (400 : syntaxe HTTP, en-tête Host absent ou répété, encodage-pourcent invalide dans le chemin), " +
+      "requête reçue trop lentement (408), en-tête Expect autre que 100-continue (417), " +
+      "ou ligne de requête et en-têtes trop longs (431 : au plus 16 Kio en tout)."
   },
   {
     anchor: "erreur-introuvable",
@@ -107,6 +109,7 @@ export const PROBLEM_TYPES: ReadonlyArray<ProblemType> = [
     statuses: [404],
     explanation:
       "Aucune route ne correspond au chemin demandé, ou l'identifiant d'équidé est inconnu ou mal formé. " +
+      "Un chemin non canonique (segment vide, barre oblique finale, caractère encodé en %XX) n'est jamais servi : indice donne le chemin canonique. " +
       "Un identifiant inconnu et un identifiant mal formé reçoivent exactement la même réponse."
   },
   {

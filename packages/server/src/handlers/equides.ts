@@ -6,7 +6,7 @@ import { Executor } from "../execution/Executor.ts"
 import { jsonBody } from "./query.ts"
 
 /** One body for an unknown id and a malformed one alike (design 3): nothing of the id is echoed. */
-const notFound = new Introuvable({ detail: "Aucun équidé ne porte cet identifiant dans le jeu de données servi." })
+export const notFound = new Introuvable({ detail: "Aucun équidé ne porte cet identifiant dans le jeu de données servi." })
 
 export const EquidesHandlers = HttpApiBuilder.group(
   Api,

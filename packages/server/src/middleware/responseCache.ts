@@ -5,23 +5,45 @@
  * is answered from memory, without running the handler (and without compressing again).
  *
  * Only successes are kept (an error is cheap to recompute, and random URIs must not churn the
- * cache). Bounded by bytes (`RESPONSE_CACHE_MB`, 0 turns it off), least recently used evicted first. The
- * bodies are the very `Uint8Array`s the handlers produced (or the compressor returned): nothing is
- * copied. Per-request headers (`RateLimit`) are not kept: they are added on each answer.
+ * cache). Bounded by bytes (`RESPONSE_CACHE_MB`, 0 turns it off), least recently used evicted first.
+ *
+ * The budget counts what an entry keeps alive, not the length of its body: a body that is a view
+ * of a larger buffer (the compressor returns views of its 16 KiB+ output chunks, `Buffer`s share an
+ * 8 KiB pool) pins the whole buffer, so such a body is first copied to a buffer of its own exact
+ * size (`exactBody`), and an entry counts its body's backing buffer plus a fixed overhead.
+ *
+ * Insertion, lookup and eviction cost O(1) whatever the cache holds: the recency order is a doubly
+ * linked list through the entries (a `Map` walked from its head, as before, skips the deleted
+ * slots the map keeps until it is rehashed, so a full cache under distinct URIs paid per insertion
+ * for every eviction since the last rehash).
  */
 interface Entry<A> {
+  readonly key: string
   readonly value: A
   readonly bytes: number
+  /** Toward the least recently used. */
+  older: Entry<A> | undefined
+  /** Toward the most recently used. */
+  newer: Entry<A> | undefined
 }
 
-/** Fixed cost counted per entry on top of its body (key, headers, objects). */
-const ENTRY_OVERHEAD = 512
+/**
+ * Fixed cost counted per entry on top of its body's buffer: the key, the entry and the kept
+ * response with its headers object, as measured on the V8 heap (about 2 KB per kept response).
+ */
+export const ENTRY_OVERHEAD = 2048
+
+/** `body` itself when it owns its whole buffer, else a copy that does (what the cache may keep). */
+export const exactBody = (body: Uint8Array): Uint8Array =>
+  body.byteOffset === 0 && body.buffer.byteLength === body.byteLength ? body : new Uint8Array(body)
 
 export class ResponseCache<A> {
   private readonly entries = new Map<string, Entry<A>>()
+  /** The least and the most recently used entries. */
+  private oldest: Entry<A> | undefined = undefined
+  private newest: Entry<A> | undefined = undefined
   private used = 0
   hits = 0
-  misses = 0
 
   readonly maxBytes: number
 
@@ -33,6 +55,7 @@ export class ResponseCache<A> {
     return this.maxBytes > 0
   }
 
+  /** Bytes the kept entries pin (bodies' buffers and the fixed overhead of each). */
   get bytes(): number {
     return this.used
   }
@@ -43,28 +66,48 @@ export class ResponseCache<A> {
 
   get(etag: string): A | undefined {
     const entry = this.entries.get(etag)
-    if (entry === undefined) {
-      this.misses++
-      return undefined
-    }
+    if (entry === undefined) return undefined
     this.hits++
-    // Most recently used last: re-insert.
-    this.entries.delete(etag)
-    this.entries.set(etag, entry)
+    if (entry !== this.newest) {
+      this.unlink(entry)
+      this.append(entry)
+    }
     return entry.value
   }
 
-  /** Keeps `value` (a response whose body is `bodyBytes` long) unless it is larger than a sixteenth of the cache. */
-  set(etag: string, value: A, bodyBytes: number): void {
-    const bytes = bodyBytes + ENTRY_OVERHEAD
+  /**
+   * Keeps `value`, a response whose body is `body` (which must own its buffer: see `exactBody`),
+   * unless it would take more than a sixteenth of the cache.
+   */
+  set(etag: string, value: A, body: Uint8Array): void {
+    const bytes = body.buffer.byteLength + ENTRY_OVERHEAD
     if (!this.enabled || bytes > this.maxBytes / 16 || this.entries.has(etag)) return
-    this.entries.set(etag, { value, bytes })
+    const entry: Entry<A> = { key: etag, value, bytes, older: undefined, newer: undefined }
+    this.entries.set(etag, entry)
+    this.append(entry)
     this.used += bytes
-    if (this.used <= this.maxBytes) return
-    for (const [key, entry] of this.entries) {
-      if (this.used <= this.maxBytes) break
-      this.entries.delete(key)
-      this.used -= entry.bytes
+    while (this.used > this.maxBytes && this.oldest !== undefined) {
+      const evicted = this.oldest
+      this.unlink(evicted)
+      this.entries.delete(evicted.key)
+      this.used -= evicted.bytes
     }
+  }
+
+  private append(entry: Entry<A>): void {
+    entry.older = this.newest
+    entry.newer = undefined
+    if (this.newest === undefined) this.oldest = entry
+    else this.newest.newer = entry
+    this.newest = entry
+  }
+
+  private unlink(entry: Entry<A>): void {
+    if (entry.older === undefined) this.oldest = entry.newer
+    else entry.older.newer = entry.newer
+    if (entry.newer === undefined) this.newest = entry.older
+    else entry.newer.older = entry.older
+    entry.older = undefined
+    entry.newer = undefined
   }
 }
