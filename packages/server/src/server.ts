@@ -10,7 +10,7 @@
  */
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Dataset } from "@equides/domain"
-import { datasetLayerFromFile } from "@equides/ingest"
+import { loadDataset } from "@equides/ingest"
 import { shareDataset } from "@equides/ingest/shared"
 import { Cause, Context, Duration, Effect, Exit, Layer, LogLevel, References, Runtime } from "effect"
 import { HttpRouter } from "effect/http"
@@ -141,12 +141,13 @@ export const makeServerLive = (stats: typeof StatsHandlers = StatsHandlers) =>
     if (settings.metrics !== undefined) yield* checkListenable(settings.metrics.host, settings.metrics.port, "METRICS_PORT")
     yield* Effect.logInfo(`Chargement de ${settings.dataFile}`)
     const started = Date.now()
-    const loaded = datasetLayerFromFile(settings.dataFile)
-    // Query workers read the columns the main thread serves: shared once here, so that the pool
-    // (`execution/Executor.ts`) finds them shared and no second copy is made.
-    const served = settings.workers === 0
-      ? loaded
-      : Layer.effect(Dataset, Effect.map(Dataset, (data) => shareDataset(data).data)).pipe(Layer.provide(loaded))
+    // Query workers read the columns the main thread serves: shared here, in the same step as the
+    // load, so that the pool finds them shared and nothing keeps the private arrays of an ingested
+    // Dataset alive (a layer of its own would hold them for the server's lifetime).
+    const served = Layer.effect(
+      Dataset,
+      Effect.map(loadDataset(settings.dataFile), (data) => (settings.workers === 0 ? data : shareDataset(data).data))
+    )
     const dataset = served.pipe(
       Layer.tap((context) =>
         Effect.gen(function*() {
