@@ -207,7 +207,7 @@ const formatMemory = (summary: WorkersSummary, soak: Soak | undefined, cpus: num
     const { load, probes } = soak.underLoad
     lines.push(
       `soak: ${mib(soak.memoryAfterStart.rss)} 5 s after ready; ${soak.seconds} s of mixed varied traffic (${load.requests} requests, ${load.requestsPerSecond.toFixed(0)} req/s,` +
-        ` p99 ${ms(load.p99)} ms, errors ${load.errors}, probe p99 ${ms(probes.p99)} ms), then ${mib(soak.memoryAfter.rss)}, peak ${mib(soak.memoryAfter.peakRss)}` +
+        ` p99 ${ms(load.p99)} ms (worst part), errors ${load.errors}, probe p99 ${ms(probes.p99)} ms), then ${mib(soak.memoryAfter.rss)}, peak ${mib(soak.memoryAfter.peakRss)}` +
         ` (≤ ${mib(allowance)}: ${met(soak.memoryAfter.rss)})`
     )
   }
