@@ -144,7 +144,7 @@ const formatSingle = (summary: WorkersSummary, names: ReadonlyArray<FamilyName>)
     const slowest = single.slowest[0]
     return [[
       name,
-      String(single.requests),
+      single.requests.toFixed(0),
       String(single.errors),
       ms(single.first),
       ms(single.p50),
@@ -156,7 +156,7 @@ const formatSingle = (summary: WorkersSummary, names: ReadonlyArray<FamilyName>)
     ]]
   })
   const bare = summary.bareSingle
-  const bareRow = ["bare node:http", String(bare.requests), String(bare.errors), ms(bare.first), ms(bare.p50), ms(bare.p99), ms(bare.max), bare.bytes.toFixed(0), "", ""]
+  const bareRow = ["bare node:http", bare.requests.toFixed(0), String(bare.errors), ms(bare.first), ms(bare.p50), ms(bare.p99), ms(bare.max), bare.bytes.toFixed(0), "", ""]
   const failures = names.flatMap((name) => (summary.single[name]?.failedPaths ?? []).map((path) => `  ${name}: ${path}`))
   return [columns([SINGLE_HEADER, ...rows, bareRow], new Set([1, 2, 3, 4, 5, 6, 7])), ...(failures.length === 0 ? [] : ["failed:", ...failures])].join("\n")
 }
