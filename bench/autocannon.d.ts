@@ -5,12 +5,28 @@
 declare module "autocannon" {
   import type { EventEmitter } from "node:events"
 
+  /** One request of a connection. */
+  export interface Request {
+    readonly method?: string
+    readonly path?: string
+  }
+
+  /** One connection. */
+  export interface Client {
+    /** Replaces the requests this connection cycles through (and builds them now). */
+    setRequests(requests: ReadonlyArray<Request>): void
+  }
+
   interface Options {
     readonly url: string
     readonly connections?: number
-    /** Seconds. */
+    /** Seconds; ignored when `amount` is set. */
     readonly duration?: number
+    /** Requests to send in all, spread over the connections; the run ends when all are answered. */
+    readonly amount?: number
     readonly headers?: Readonly<Record<string, string>>
+    /** Called once per connection, when it is created. */
+    readonly setupClient?: (client: Client) => void
   }
 
   interface Result {

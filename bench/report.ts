@@ -97,10 +97,10 @@ export const judge = (route: Route, bytes: number, summary: Summary, bare: Basel
   return { name: route.name, path: route.path, kind: route.kind, bytes, summary, baselineBytes: bare.bytes, ratio, misses, notes }
 }
 
-const ms = (value: number): string => value < 10 ? value.toFixed(2) : value.toFixed(1)
-const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`
+export const ms = (value: number): string => value < 10 ? value.toFixed(2) : value.toFixed(1)
+export const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`
 
-const columns = (rows: ReadonlyArray<ReadonlyArray<string>>, rightAligned: ReadonlySet<number>): string => {
+export const columns = (rows: ReadonlyArray<ReadonlyArray<string>>, rightAligned: ReadonlySet<number>): string => {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)))
   return rows
     .map((row) => row.map((cell, i) => rightAligned.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i])).join("  ").trimEnd())

@@ -53,13 +53,13 @@ interface Row {
   readonly mere?: Link
 }
 
-const getJson = async <A>(baseUrl: string, path: string): Promise<A> => {
+export const getJson = async <A>(baseUrl: string, path: string): Promise<A> => {
   const response = await fetch(baseUrl + path)
   if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`)
   return (await response.json()) as A
 }
 
-const words = (name: string): Array<string> => name.split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 0)
+export const words = (name: string): Array<string> => name.split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 0)
 
 /** Rows from a few full-record pages spread over the file and over the name order. */
 const SAMPLE_PAGES = [
@@ -70,7 +70,7 @@ const SAMPLE_PAGES = [
 ]
 
 /** `f` over `items`, at most `width` at a time. */
-const inBatches = async <A, B>(items: ReadonlyArray<A>, width: number, f: (item: A) => Promise<B>): Promise<Array<B>> => {
+export const inBatches = async <A, B>(items: ReadonlyArray<A>, width: number, f: (item: A) => Promise<B>): Promise<Array<B>> => {
   const results: Array<B> = []
   for (let i = 0; i < items.length; i += width) results.push(...(await Promise.all(items.slice(i, i + width).map(f))))
   return results
@@ -121,7 +121,7 @@ export const pickValues = async (baseUrl: string): Promise<Picks> => {
 export const REPARTITION_RACE: Route = { name: "repartition race", path: "/v1/stats/repartition?dimension=race", kind: "breakdown" }
 export const SEARCH_ONE_LETTER: Route = { name: "search, one letter", path: "/v1/search?q=A", kind: "ordinary" }
 
-const query = (params: Record<string, string>): string => `?${new URLSearchParams(params)}`.replaceAll("+", "%20")
+export const query = (params: Record<string, string>): string => `?${new URLSearchParams(params)}`.replaceAll("+", "%20")
 
 /**
  * The ETag of `path`, for the revalidation route, or undefined when the server sends none. The

@@ -19,6 +19,7 @@ import {
   SIZED_BASELINE_ABOVE,
   writeResult
 } from "./report.ts"
+import { runDiverse } from "./diverse/run.ts"
 import { benchRoutes, pickValues, type Route } from "./routes.ts"
 import { runScaling, SCALING_COUNTS } from "./scaling.ts"
 
@@ -35,6 +36,17 @@ const USAGE = `usage: npm run bench -- [options]
   --warmup S           unrecorded seconds of load per route before measuring (default 1; 0: none)
   --scaling            start time, RSS and the heaviest queries at several sizes instead
   --counts A,B,…       sizes for --scaling (default ${SCALING_COUNTS.join(",")})
+
+  --diverse            varied traffic instead (issue 9): every request a different URI drawn from the
+                       served data, per family: single executions (1 connection, response cache off),
+                       then --connections with the cache on and /healthz probed meanwhile; no warm-up
+  --workers N[,N…]     WORKERS for the server, repeatable (e.g. --workers 1,2,2): one section per value
+                       and a scaling table (default: WORKERS left unset)
+  --soak-seconds S     also S seconds of mixed varied load on a fresh server, then its memory (default 0)
+  --crawl N            distinct ids of the crawler (and of the record and pedigree families)
+                       (default 500000 at 4.45 M records, as many per record at other sizes)
+  --corpus N           paths of each other family, at most (default 100000)
+  --corpus-seed N      seed of the corpora (default 1)
 
   Quick run: npm run bench -- --count 30000 --duration 2 --runs 1
 `
@@ -63,6 +75,12 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
       warmup: { type: "string" },
       scaling: { type: "boolean" },
       counts: { type: "string" },
+      diverse: { type: "boolean" },
+      workers: { type: "string", multiple: true },
+      "soak-seconds": { type: "string" },
+      crawl: { type: "string" },
+      corpus: { type: "string" },
+      "corpus-seed": { type: "string" },
       help: { type: "boolean", short: "h" }
     }
   })
@@ -72,6 +90,10 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
     if (at <= 0) throw new UsageError(`--server-env takes NAME=VALUE, got "${pair}"`)
     serverEnv[pair.slice(0, at)] = pair.slice(at + 1)
   }
+  const diverse = values.diverse === true
+  if (diverse && values.warmup !== undefined) throw new UsageError("--diverse measures from a fresh start: --warmup does not apply")
+  if (diverse && values.scaling === true) throw new UsageError("--diverse and --scaling are separate benches: choose one")
+  const workers = (values.workers ?? []).flatMap((list) => list.split(",")).map((text) => Math.floor(number("workers", text, 0, 0)))
   return {
     help: values.help === true,
     count: Math.floor(number("count", values.count, 4_450_000, 1)),
@@ -83,7 +105,13 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
     connections: Math.floor(number("connections", values.connections, 50, 1)),
     warmup: number("warmup", values.warmup, 1, 0),
     scaling: values.scaling === true,
-    counts: values.counts?.split(",").map((text) => Math.floor(number("counts", text, 0, 1))) ?? SCALING_COUNTS
+    counts: values.counts?.split(",").map((text) => Math.floor(number("counts", text, 0, 1))) ?? SCALING_COUNTS,
+    diverse,
+    workers: workers.length === 0 ? [undefined] : workers,
+    soakSeconds: number("soak-seconds", values["soak-seconds"], 0, 0),
+    crawl: values.crawl === undefined ? undefined : Math.floor(number("crawl", values.crawl, 0, 1)),
+    corpus: Math.floor(number("corpus", values.corpus, 100_000, 1)),
+    corpusSeed: Math.floor(number("corpus-seed", values["corpus-seed"], 1, 0))
   }
 }
 
@@ -169,6 +197,7 @@ const main = async (): Promise<number> => {
     process.stderr.write(`warning: load average ${machine.loadAverage[0]} on ${machine.cpus} CPUs: other work will skew the results\n`)
   }
   if (options.scaling) await runScaling(startedAt, machine, options)
+  else if (options.diverse) await runDiverse(startedAt, machine, options)
   else await bench(startedAt, machine, options)
   return 0
 }

@@ -1,0 +1,173 @@
+/**
+ * The varied corpora of issue 9: one list of distinct paths per family of traffic, drawn with a seed
+ * from a sample of the served data (sample.ts). Each family draws from its own stream of the seed,
+ * so that changing one family leaves the others' paths as they were.
+ */
+import { Rng, Weighted } from "../../packages/ingest/src/generate/prng.ts"
+import { query, words } from "../routes.ts"
+import { shuffle } from "./random.ts"
+import type { Sample, SampleRow } from "./sample.ts"
+
+export type FamilyName = "record" | "pedigree" | "progeny" | "list" | "autocomplete" | "breakdown" | "crawler"
+
+export interface Family {
+  readonly name: FamilyName
+  readonly description: string
+  /** Distinct paths, in the order they are to be sent. */
+  readonly paths: ReadonlyArray<string>
+}
+
+export interface CorpusOptions {
+  readonly seed: number
+  /** Paths of each family not made of the id pool (progeny, list, autocomplete, breakdown), at most. */
+  readonly size: number
+}
+
+/** The filters of issue 9's list and breakdown families; `annees` is annee_min, annee_max or both. */
+export const FILTER_KINDS = ["race", "sexe", "robe", "annees", "avec_performances", "statut_reproducteur", "nom"] as const
+export type FilterKind = (typeof FILTER_KINDS)[number]
+
+export const TRIS = ["-naturel", "nom", "-nom", "annee", "-annee"] as const
+export const DIMENSIONS = ["race", "robe", "sexe", "discipline", "annee_naissance", "statut_reproducteur"] as const
+/** Offsets of the list family: a multiple of the default page, up to this. */
+export const MAX_LIST_OFFSET = 1000
+const LIST_PAGE = 20
+export const PROGENY_LIMITS = [10, 20, 50, 100] as const
+/** The descendance route's default `limite`, left out of the path when drawn. */
+const PROGENY_DEFAULT_LIMIT = 50
+export const MAX_GENERATIONS = 8
+
+/** Draws in a row that found nothing new, after which `draw` is taken to have no more to give. */
+const EXHAUSTED_AFTER = 1000
+
+/** Up to `size` distinct results of `draw` (a small sample may have fewer to give). */
+const distinct = (size: number, draw: () => string): Array<string> => {
+  const paths = new Set<string>()
+  for (let fruitless = 0; paths.size < size && fruitless < EXHAUSTED_AFTER;) {
+    const before = paths.size
+    paths.add(draw())
+    fruitless = paths.size === before ? fruitless + 1 : 0
+  }
+  return [...paths]
+}
+
+/** A row of the sample having `field`, or undefined after a few tries. */
+const rowWith = (rng: Rng, rows: ReadonlyArray<SampleRow>, field: keyof SampleRow): SampleRow | undefined => {
+  for (let tries = 0; tries < 16; tries++) {
+    const row = rng.pick(rows)
+    if (row[field] !== undefined && row[field] !== "") return row
+  }
+  return undefined
+}
+
+/** The first 1–3 letters of a word of a real name, lower-cased as people type them. */
+export const namePrefix = (rng: Rng, rows: ReadonlyArray<SampleRow>): string | undefined => {
+  const nameWords = words(rng.pick(rows).nom)
+  if (nameWords.length === 0) return undefined
+  return rng.pick(nameWords).slice(0, rng.between(1, 3)).toLowerCase()
+}
+
+type Params = Record<string, string>
+
+const filterParams = (rng: Rng, kind: FilterKind, sample: Sample, statuses: Weighted<string>): Params => {
+  const value = (field: "race" | "sexe" | "robe"): Params => {
+    const row = rowWith(rng, sample.rows, field)
+    return row === undefined ? {} : { [field]: String(row[field]) }
+  }
+  switch (kind) {
+    case "race":
+    case "sexe":
+    case "robe":
+      return value(kind)
+    case "annees": {
+      const years = [rowWith(rng, sample.rows, "annee_naissance"), rowWith(rng, sample.rows, "annee_naissance")]
+        .flatMap((row) => row?.annee_naissance ?? [])
+        .sort((a, b) => a - b)
+      if (years.length < 2) return {}
+      const side = rng.below(3)
+      return side === 0 ? { annee_min: String(years[0]) } : side === 1 ? { annee_max: String(years[1]) } : { annee_min: String(years[0]), annee_max: String(years[1]) }
+    }
+    case "avec_performances":
+      return { avec_performances: String(rng.chance(0.5)) }
+    case "statut_reproducteur":
+      return statuses.total === 0 ? {} : { statut_reproducteur: statuses.pick(rng) }
+    case "nom": {
+      const prefix = namePrefix(rng, sample.rows)
+      return prefix === undefined ? {} : { nom: prefix }
+    }
+  }
+}
+
+/** `count` filters of distinct kinds (fewer when the sample lacks values for some). */
+const filters = (rng: Rng, count: number, sample: Sample, statuses: Weighted<string>): Params =>
+  Object.assign({}, ...shuffle(rng, FILTER_KINDS).slice(0, count).map((kind) => filterParams(rng, kind, sample, statuses)))
+
+/** Every prefix of real names as typed, the separators excepted (a key stroke then asks for nothing new). */
+const typedPrefixes = (rng: Rng, sample: Sample, size: number): Array<string> => {
+  const paths = new Set<string>()
+  for (const name of shuffle(rng, [...new Set(sample.rows.map((row) => row.nom))])) {
+    const typed = name.toLowerCase()
+    for (let end = 1; end <= typed.length && paths.size < size; end++) {
+      if (/[\p{L}\p{N}]/u.test(typed[end - 1])) paths.add(`/v1/search${query({ q: typed.slice(0, end) })}`)
+    }
+    if (paths.size >= size) break
+  }
+  return [...paths]
+}
+
+export const buildCorpora = (sample: Sample, options: CorpusOptions): Array<Family> => {
+  const stream = (family: number) => new Rng(options.seed, 1, family)
+  const statuses = new Weighted(sample.statuses)
+  const ids = (family: number) => shuffle(stream(family), sample.ids)
+
+  const pedigreeRng = stream(1)
+  const listRng = stream(3)
+  const breakdownRng = stream(5)
+  const progenyRng = stream(2)
+  const parents = sample.parents.filter((parent) => parent.descendants > 0)
+
+  return [
+    { name: "record", description: "one record, every id once", paths: ids(0).map((id) => `/v1/equides/${id}`) },
+    {
+      name: "pedigree",
+      description: `pedigree of 1–${MAX_GENERATIONS} generations, every id once`,
+      paths: shuffle(pedigreeRng, sample.ids).map((id) => `/v1/equides/${id}/pedigree?generations=${pedigreeRng.between(1, MAX_GENERATIONS)}`)
+    },
+    {
+      name: "progeny",
+      description: "descendance of real parents, first or later pages",
+      paths: parents.length === 0 ? [] : distinct(options.size, () => {
+        const parent = progenyRng.pick(parents)
+        const limit = progenyRng.pick(PROGENY_LIMITS)
+        const offset = progenyRng.chance(0.5) ? 0 : limit * progenyRng.below(Math.ceil(parent.descendants / limit))
+        const params: Params = {
+          ...(limit === PROGENY_DEFAULT_LIMIT ? {} : { limite: String(limit) }),
+          ...(offset === 0 ? {} : { offset: String(offset) })
+        }
+        return `/v1/equides/${parent.id}/descendance${Object.keys(params).length === 0 ? "" : query(params)}`
+      })
+    },
+    {
+      name: "list",
+      description: `list, 1–3 filters, any tri, offset ≤ ${MAX_LIST_OFFSET}`,
+      paths: distinct(options.size, () => {
+        const params = filters(listRng, listRng.between(1, 3), sample, statuses)
+        const tri = listRng.below(TRIS.length + 1)
+        if (tri < TRIS.length) params["tri"] = TRIS[tri]
+        const offset = LIST_PAGE * listRng.between(0, MAX_LIST_OFFSET / LIST_PAGE)
+        if (offset > 0) params["offset"] = String(offset)
+        return `/v1/equides${query(params)}`
+      })
+    },
+    { name: "autocomplete", description: "/v1/search, every prefix of real names", paths: typedPrefixes(stream(4), sample, options.size) },
+    {
+      name: "breakdown",
+      description: "/v1/stats/repartition, 0–2 filters",
+      paths: distinct(options.size, () => {
+        const dimension = breakdownRng.pick(DIMENSIONS)
+        return `/v1/stats/repartition${query({ dimension, ...filters(breakdownRng, breakdownRng.between(0, 2), sample, statuses) })}`
+      })
+    },
+    { name: "crawler", description: `${sample.ids.length} distinct ids, each asked once`, paths: ids(6).map((id) => `/v1/equides/${id}`) }
+  ]
+}

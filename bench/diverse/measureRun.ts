@@ -1,0 +1,189 @@
+/**
+ * One run of the varied-traffic bench for one pool size (`WORKERS`): every measurement on a server
+ * started for it (no warm-up: the first uses after the start count), so that one family's answers
+ * kept in the response cache never serve another's.
+ *
+ * 1. single executions: each family's paths in turn, one connection, `RESPONSE_CACHE_MB=0`;
+ * 2. under load: each family's paths over 50 connections, response cache on as deployed, probes
+ *    of `/healthz` measured meanwhile; resident memory after the load;
+ * 3. the crawler on a server of its own: the id pool in four consecutive parts, so the throughput
+ *    of each part shows what filling the response cache does to it;
+ * 4. the bare node:http baseline for the body sizes met, over 50 connections, and on one connection.
+ */
+import { percentile, measure, median, type Measurement } from "../load.ts"
+import { type ApiServer, memoryOf, type Memory, type Started, startApi, stop } from "../processes.ts"
+import { SIZED_BASELINE_ABOVE } from "../report.ts"
+import type { Family, FamilyName } from "./corpora.ts"
+import { startProbe, type ProbeSummary } from "./probe.ts"
+import { type Executed, runSequence } from "./sequence.ts"
+
+export interface RunOptions {
+  readonly dataFile: string
+  readonly serverEnv: Readonly<Record<string, string>>
+  /** `WORKERS` for the server, or undefined to leave it unset (the server's default). */
+  readonly workers: number | undefined
+  readonly connections: number
+  /** Seconds per family and mode. */
+  readonly duration: number
+}
+
+/** The probe's pace under load: 100 probes a second, light next to the load. */
+export const PROBE_INTERVAL_MS = 10
+export const PROBE_PATH = "/healthz"
+/** Parts of the crawler's walk. */
+export const CRAWLER_PARTS = 4
+/** A crawler part stops after this long whatever is left of it (a very slow server must not hold the bench). */
+const CRAWLER_PART_MAX_SECONDS = 300
+const SLOWEST_KEPT = 3
+/**
+ * A family's walk under load holds at most `duration` × this many paths: autocannon builds every
+ * request of a walk before sending any (about 15 µs each on a busy machine), and the connections'
+ * 10 s time-outs run meanwhile. Above what the bare server answers here, so a walk ends by time.
+ */
+export const MAX_WALK_RATE = 40_000
+
+export interface Single {
+  readonly requests: number
+  /** Answers other than 2xx (status 0: no answer), with a few of their paths. */
+  readonly errors: number
+  readonly failedPaths: ReadonlyArray<string>
+  /** Milliseconds: the family's first request after the server started, then over all. */
+  readonly first: number
+  readonly p50: number
+  readonly p99: number
+  readonly max: number
+  /** Median body size. */
+  readonly bytes: number
+  readonly slowest: ReadonlyArray<{ readonly path: string; readonly ms: number }>
+}
+
+export interface UnderLoad {
+  readonly load: Measurement
+  readonly probes: ProbeSummary
+}
+
+export interface Crawl {
+  readonly parts: ReadonlyArray<UnderLoad>
+  readonly memoryAfter: Memory
+}
+
+export interface Bare {
+  readonly bytes: number
+  /** 50 connections. */
+  readonly load: Measurement
+}
+
+export interface Run {
+  readonly single: Partial<Record<FamilyName, Single>>
+  readonly underLoad: Partial<Record<FamilyName, UnderLoad>>
+  readonly crawl: Crawl | undefined
+  readonly startToReadyMs: number
+  readonly memoryAtReady: Memory
+  readonly memoryAfterLoad: Memory
+  /** One connection, the default 2 KiB answer: the client's and the HTTP round trip's own cost. */
+  readonly bareSingle: Single
+  readonly bare: ReadonlyArray<Bare>
+}
+
+const succeeded = (status: number) => status >= 200 && status < 300
+
+export const summarizeSingle = (executed: ReadonlyArray<Executed>): Single => {
+  const sorted = Float64Array.from(executed, (e) => e.ms).sort()
+  const failed = executed.filter((e) => !succeeded(e.status))
+  return {
+    requests: executed.length,
+    errors: failed.length,
+    failedPaths: failed.slice(0, SLOWEST_KEPT).map((e) => `${e.status} ${e.path}`),
+    first: executed[0]?.ms ?? Number.NaN,
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    max: sorted.length === 0 ? Number.NaN : sorted[sorted.length - 1],
+    bytes: median(executed.map((e) => e.bytes)),
+    slowest: [...executed].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_KEPT).map(({ path, ms }) => ({ path, ms }))
+  }
+}
+
+const serverEnv = (options: RunOptions, extra: Readonly<Record<string, string>> = {}) => ({
+  ...options.serverEnv,
+  ...(options.workers === undefined ? {} : { WORKERS: String(options.workers) }),
+  ...extra
+})
+
+/** `use` on a server started for it, stopped afterwards whatever happens. */
+export const withServer = async <A>(options: RunOptions, extra: Readonly<Record<string, string>>, use: (server: ApiServer) => Promise<A>): Promise<A> => {
+  const server = await startApi(options.dataFile, serverEnv(options, extra))
+  try {
+    return await use(server)
+  } finally {
+    await stop(server)
+  }
+}
+
+export const log = (text: string) => process.stderr.write(`${text}\n`)
+const ms = (value: number) => value.toFixed(2)
+
+/** `paths` over the connections with the probe running meanwhile. */
+export const loadWithProbe = async (server: Started, paths: ReadonlyArray<string>, connections: number, duration: number): Promise<UnderLoad> => {
+  const probe = await startProbe({ url: server.baseUrl + PROBE_PATH, intervalMs: PROBE_INTERVAL_MS })
+  const load = await measure(server.baseUrl, { connections, duration, paths })
+  return { load, probes: await probe.stop() }
+}
+
+const describeLoad = (name: string, { load, probes }: UnderLoad) =>
+  `  ${name.padEnd(14)} ${load.requestsPerSecond.toFixed(0).padStart(7)} req/s  p99 ${ms(load.p99)} ms  errors ${load.errors}  probe p99 ${ms(probes.p99)} ms`
+
+const parts = <A>(items: ReadonlyArray<A>, count: number): Array<ReadonlyArray<A>> =>
+  Array.from({ length: count }, (_, i) => items.slice(Math.floor((i * items.length) / count), Math.floor(((i + 1) * items.length) / count))).filter((part) => part.length > 0)
+
+/** Bare sizes: the default answer, and one of each family's size when above the sized-baseline threshold. */
+export const bareSizes = (single: Partial<Record<FamilyName, Single>>): Array<number> =>
+  [...new Set([0, ...Object.values(single).map((s) => Math.round(s.bytes)).filter((bytes) => bytes > SIZED_BASELINE_ABOVE)])]
+
+export const measureRun = async (families: ReadonlyArray<Family>, bare: Started, options: RunOptions): Promise<Run> => {
+  const executing = families.filter((family) => family.name !== "crawler")
+  const crawler = families.find((family) => family.name === "crawler")
+
+  log("single executions (1 connection, response cache off)")
+  const single = await withServer(options, { RESPONSE_CACHE_MB: "0" }, async (server) => {
+    const results: Partial<Record<FamilyName, Single>> = {}
+    for (const family of executing) {
+      const result = summarizeSingle(await runSequence(server.baseUrl, family.paths, options.duration))
+      results[family.name] = result
+      log(`  ${family.name.padEnd(14)} ${String(result.requests).padStart(7)} requests  first ${ms(result.first)}  p50 ${ms(result.p50)}  p99 ${ms(result.p99)}  max ${ms(result.max)} ms  errors ${result.errors}`)
+    }
+    return results
+  })
+
+  log(`${options.connections} connections, response cache on`)
+  const loaded = await withServer(options, {}, async (server) => {
+    const memoryAtReady = await memoryOf(server)
+    const underLoad: Partial<Record<FamilyName, UnderLoad>> = {}
+    for (const family of executing) {
+      const paths = family.paths.slice(0, options.duration * MAX_WALK_RATE)
+      const result = await loadWithProbe(server, paths, options.connections, options.duration)
+      underLoad[family.name] = result
+      log(describeLoad(family.name, result))
+    }
+    return { underLoad, memoryAtReady, memoryAfterLoad: await memoryOf(server), startToReadyMs: server.startToReadyMs }
+  })
+
+  const crawl = crawler === undefined || crawler.paths.length === 0 ? undefined : await withServer(options, {}, async (server) => {
+    log(`crawler: ${crawler.paths.length} ids in ${CRAWLER_PARTS} parts, on a fresh server`)
+    const measured: Array<UnderLoad> = []
+    for (const part of parts(crawler.paths, CRAWLER_PARTS)) {
+      measured.push(await loadWithProbe(server, part, options.connections, CRAWLER_PART_MAX_SECONDS))
+      log(describeLoad(`part ${measured.length}`, measured[measured.length - 1]))
+    }
+    return { parts: measured, memoryAfter: await memoryOf(server) }
+  })
+
+  log("bare node:http")
+  const bareSingle = summarizeSingle(await runSequence(bare.baseUrl, Array.from({ length: 1_000_000 }, () => "/"), options.duration))
+  const bareLoads: Array<Bare> = []
+  for (const bytes of bareSizes(single)) {
+    const load = await measure(bytes === 0 ? bare.baseUrl : `${bare.baseUrl}/?bytes=${bytes}`, { connections: options.connections, duration: options.duration })
+    bareLoads.push({ bytes: bytes === 0 ? bareSingle.bytes : bytes, load })
+    log(`  ${String(bytes === 0 ? "default" : `${bytes} B`).padEnd(14)} ${load.requestsPerSecond.toFixed(0).padStart(7)} req/s  p99 ${ms(load.p99)} ms`)
+  }
+  return { single, ...loaded, crawl, bareSingle, bare: bareLoads }
+}

@@ -1,0 +1,66 @@
+import { assert, describe, it } from "@effect/vitest"
+import { recordingServer } from "../recordingServer.testing.ts"
+import { startProbe } from "./probe.ts"
+import { runSequence } from "./sequence.ts"
+
+describe("runSequence", () => {
+  it("sends the paths in order, one at a time, and reports each answer's status and body size", async () => {
+    let inFlight = 0
+    let mostInFlight = 0
+    const server = await recordingServer((request, response) => {
+      mostInFlight = Math.max(mostInFlight, ++inFlight)
+      setTimeout(() => {
+        inFlight--
+        response.statusCode = request.url === "/missing" ? 404 : 200
+        response.end("x".repeat(request.url?.length ?? 0))
+      }, 2)
+    })
+    try {
+      const executed = await runSequence(server.baseUrl, ["/a", "/missing", "/ccc"], 10)
+      assert.deepStrictEqual(server.paths, ["/a", "/missing", "/ccc"])
+      assert.deepStrictEqual(executed.map(({ path, status, bytes }) => [path, status, bytes]), [["/a", 200, 2], ["/missing", 404, 8], ["/ccc", 200, 4]])
+      assert.strictEqual(mostInFlight, 1)
+      for (const { ms } of executed) assert.isAtLeast(ms, 1)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("stops at the duration", async () => {
+    const server = await recordingServer((request, response) => setTimeout(() => response.end(request.url), 50))
+    try {
+      const executed = await runSequence(server.baseUrl, Array.from({ length: 100 }, (_, i) => `/${i}`), 0.3)
+      assert.isAtMost(executed.length, 8)
+      assert.isAtLeast(executed.length, 2)
+    } finally {
+      await server.close()
+    }
+  })
+})
+
+describe("startProbe", () => {
+  it("probes at its pace until stopped, and counts answers other than 200", async () => {
+    let asked = 0
+    const server = await recordingServer((_request, response) => {
+      response.statusCode = ++asked % 4 === 0 ? 503 : 200
+      response.end()
+    })
+    try {
+      const probe = await startProbe({ url: `${server.baseUrl}/healthz`, intervalMs: 20 })
+      const started = performance.now()
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      const summary = await probe.stop()
+      const elapsed = performance.now() - started
+      // One every 20 ms at most, never a busy loop; some at least (the machine may be busy).
+      assert.isAtMost(summary.probes, elapsed / 20 + 2)
+      assert.isAtLeast(summary.probes, 10)
+      // The first probe, unrecorded, opened the connection.
+      assert.strictEqual(summary.probes + 1, server.paths.length)
+      assert.strictEqual(summary.failures, Math.floor(server.paths.length / 4))
+      assert.isAtMost(summary.p50, summary.p99)
+      assert.isAtMost(summary.p99, summary.max)
+    } finally {
+      await server.close()
+    }
+  })
+})

@@ -1,0 +1,28 @@
+/**
+ * Single executions: `paths` sent one after the other on one kept-alive connection, each once, for
+ * at most `duration` seconds. With the response cache off every answer is an execution, and with
+ * nothing else in flight its latency is the query's own cost plus the HTTP round trip.
+ */
+import { oneConnection, timedGet } from "./httpGet.ts"
+
+export interface Executed {
+  readonly path: string
+  readonly status: number
+  readonly bytes: number
+  readonly ms: number
+}
+
+export const runSequence = async (baseUrl: string, paths: ReadonlyArray<string>, duration: number): Promise<Array<Executed>> => {
+  const agent = oneConnection()
+  const deadline = performance.now() + duration * 1000
+  const executed: Array<Executed> = []
+  try {
+    for (const path of paths) {
+      if (performance.now() >= deadline) break
+      executed.push({ path, ...(await timedGet(agent, baseUrl + path)) })
+    }
+  } finally {
+    agent.destroy()
+  }
+  return executed
+}

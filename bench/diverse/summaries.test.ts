@@ -1,0 +1,77 @@
+import { assert, describe, it } from "@effect/vitest"
+import fc from "fast-check"
+import { median, percentile } from "../load.ts"
+import type { Family, FamilyName } from "./corpora.ts"
+import { bareSizes, type Single, summarizeSingle } from "./measureRun.ts"
+import { medianSingle, rssAllowance } from "./report.ts"
+import { combine, mixed } from "./soak.ts"
+
+const executed = fc.array(
+  fc.record({ path: fc.stringMatching(/^\/[a-z]{1,6}$/), status: fc.constantFrom(200, 200, 200, 304, 400, 500, 0), bytes: fc.nat(5000), ms: fc.double({ min: 0.01, max: 500, noNaN: true }) }),
+  { minLength: 1, maxLength: 200 }
+)
+
+describe("summarizeSingle", () => {
+  it("keeps the first request, counts non-2xx as errors, and takes percentiles over all", () => {
+    fc.assert(fc.property(executed, (runs) => {
+      const summary = summarizeSingle(runs)
+      const sorted = Float64Array.from(runs, (r) => r.ms).sort()
+      assert.strictEqual(summary.requests, runs.length)
+      assert.strictEqual(summary.first, runs[0].ms)
+      assert.strictEqual(summary.errors, runs.filter((r) => r.status < 200 || r.status >= 300).length)
+      assert.strictEqual(summary.p99, percentile(sorted, 0.99))
+      assert.strictEqual(summary.max, Math.max(...runs.map((r) => r.ms)))
+      assert.strictEqual(summary.bytes, median(runs.map((r) => r.bytes)))
+      assert.deepStrictEqual(summary.slowest.map((s) => s.ms), [...runs.map((r) => r.ms)].sort((a, b) => b - a).slice(0, 3))
+    }))
+  })
+})
+
+describe("medianSingle", () => {
+  it("takes medians over runs and adds up the errors", () => {
+    const run = (p99: number, errors: number): Single => ({ requests: 10, errors, failedPaths: [], first: p99, p50: 1, p99, max: p99 * 2, bytes: 100, slowest: [{ path: `/${p99}`, ms: p99 * 2 }] })
+    const summary = medianSingle([run(5, 0), run(50, 1), run(7, 2)])
+    assert.strictEqual(summary.p99, 7)
+    assert.strictEqual(summary.max, 14)
+    assert.strictEqual(summary.errors, 3)
+    assert.deepStrictEqual(summary.slowest.map((s) => s.path), ["/50", "/7", "/5"])
+  })
+})
+
+describe("bareSizes", () => {
+  it("asks the default answer and one of each size over 4 KiB, once", () => {
+    const single = (bytes: number) => ({ requests: 1, errors: 0, failedPaths: [], first: 1, p50: 1, p99: 1, max: 1, bytes, slowest: [] })
+    assert.deepStrictEqual(bareSizes({ record: single(600), pedigree: single(9000.4), progeny: single(9000), list: single(4096) }), [0, 9000])
+  })
+})
+
+describe("mixed", () => {
+  it("takes the families in turn, each until it runs out, without the crawler", () => {
+    const family = (name: FamilyName, paths: Array<string>): Family => ({ name, description: "", paths })
+    const paths = mixed([family("record", ["r1", "r2", "r3"]), family("list", ["l1"]), family("crawler", ["c1", "c2"]), family("breakdown", ["b1", "b2"])])
+    assert.deepStrictEqual(paths, ["r1", "l1", "b1", "r2", "b2", "r3"])
+  })
+})
+
+describe("rssAllowance", () => {
+  it("is 1.1 GiB plus 60 MiB per worker, one per core when WORKERS is unset", () => {
+    assert.strictEqual(rssAllowance(0, 2), 1.1 * 2 ** 30)
+    assert.strictEqual(rssAllowance(3, 2), 1.1 * 2 ** 30 + 180 * 2 ** 20)
+    assert.strictEqual(rssAllowance(undefined, 2), 1.1 * 2 ** 30 + 120 * 2 ** 20)
+  })
+})
+
+describe("combine", () => {
+  it("adds the counts, takes the throughput over the parts' time and the worst part's p99 and max", () => {
+    const part = (requests: number, requestsPerSecond: number, p99: number, errors: number) => ({ requests, requestsPerSecond, p50: p99 / 10, p99, max: p99 * 2, statuses: { "200": requests - errors, "500": errors }, errors })
+    const whole = combine([part(1000, 100, 30, 1), part(3000, 1000, 10, 0), part(600, 200, 20, 2)])
+    assert.strictEqual(whole.requests, 4600)
+    // 10 s + 3 s + 3 s.
+    assert.strictEqual(whole.requestsPerSecond, 4600 / 16)
+    assert.strictEqual(whole.p99, 30)
+    assert.strictEqual(whole.max, 60)
+    assert.strictEqual(whole.p50, 2)
+    assert.strictEqual(whole.errors, 3)
+    assert.deepStrictEqual(whole.statuses, { "200": 4597, "500": 3 })
+  })
+})
