@@ -46,7 +46,7 @@ export const MARE = idN(8)
 /** Referenced as a dam, absent from the records: a dangling link. */
 export const ABSENT = idN(99)
 
-/** One URI per route of the spec, plus the documentation page, each valid over FAMILY. */
+/** One URI per route of the spec and of the consanguinity issue, plus the documentation page, each valid over FAMILY. */
 export const EVERY_ROUTE: ReadonlyArray<string> = [
   "/",
   "/healthz",
@@ -58,6 +58,8 @@ export const EVERY_ROUTE: ReadonlyArray<string> = [
   `/v1/equides/${SIRE}`,
   `/v1/equides/${SIRE}/pedigree`,
   `/v1/equides/${SIRE}/descendance`,
+  `/v1/equides/${SON}/consanguinite`,
+  `/v1/accouplements?pere=${SON}&mere=${DAUGHTER}`,
   "/v1/search?q=jap",
   "/v1/referentiels/races",
   "/v1/stats",
