@@ -7,7 +7,7 @@
  * - an unknown parent, or a parent beyond the cut, contributes 0: founders are unrelated and not inbred.
  * Only the cells a question needs are computed (memoised), not the whole table.
  */
-import type { CutGraph } from "./cutGraph.ts"
+import { cutGraph, type CutGraph, type Parentage } from "./cutGraph.ts"
 
 export class Coancestry {
   private readonly memo = new Map<number, number>()
@@ -39,4 +39,10 @@ export class Coancestry {
   inbreeding(node: number): number {
     return node < 0 ? 0 : this.of(this.graph.sire[node], this.graph.dam[node])
   }
+}
+
+/** F of a foal of `sire` × `dam` (rows, -1: unknown) within `generations`, by the tabular method alone. */
+export const foalInbreeding = (parentage: Parentage, sire: number, dam: number, generations: number): number => {
+  const graph = cutGraph(parentage, sire, dam, generations)
+  return new Coancestry(graph).of(graph.foalSire, graph.foalDam)
 }
