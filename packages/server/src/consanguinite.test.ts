@@ -1,14 +1,10 @@
 /** The consanguinity routes through the real pipeline: bodies, problems, the HTTP contract. */
 import { assert, describe, layer } from "@effect/vitest"
 import { Accouplement, Consanguinite, fromRecords } from "@equides/domain"
-import { Effect, Schema } from "effect"
-import { ABSENT, call, DAM, DAUGHTER, FAMILY, GRANDSON, SIRE, SON, testServer } from "./testing.ts"
+import { Effect } from "effect"
+import { ABSENT, call, DAM, DAUGHTER, FAMILY, GRANDSON, JSON_UTF8, shape, SIRE, SON, testServer } from "./testing.ts"
 
-const JSON_UTF8 = "application/json; charset=utf-8"
 const PROBLEM = "application/problem+json"
-
-const shape = <S extends Schema.Top>(schema: S, value: unknown): S["Type"] =>
-  Schema.decodeUnknownSync(schema as any)(value, { onExcessProperty: "error" }) as S["Type"]
 
 layer(testServer(fromRecords(FAMILY)))("consanguinite routes", (it) => {
   describe("GET /v1/equides/{id}/consanguinite", () => {

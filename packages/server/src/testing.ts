@@ -14,7 +14,7 @@ import {
   type SourceRecord,
   stats
 } from "@equides/domain"
-import { type Duration, Effect, Layer } from "effect"
+import { type Duration, Effect, Layer, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { FetchHttpClient, HttpClient, HttpClientRequest, HttpRouter, HttpServer } from "effect/http"
 import { request as httpRequest } from "node:http"
@@ -45,6 +45,12 @@ export const TROTTER = idN(7)
 export const MARE = idN(8)
 /** Referenced as a dam, absent from the records: a dangling link. */
 export const ABSENT = idN(99)
+
+export const JSON_UTF8 = "application/json; charset=utf-8"
+
+/** Decodes strictly: a field the schema does not know fails too. */
+export const shape = <S extends Schema.Top>(schema: S, value: unknown): S["Type"] =>
+  Schema.decodeUnknownSync(schema as any)(value, { onExcessProperty: "error" }) as S["Type"]
 
 /** One URI per route of the spec and of the consanguinity issue, plus the documentation page, each valid over FAMILY. */
 export const EVERY_ROUTE: ReadonlyArray<string> = [

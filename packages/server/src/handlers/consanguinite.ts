@@ -2,9 +2,7 @@
 import { accouplement, Api, consanguinite, Dataset, findEquide, Introuvable, ParametreInvalide } from "@equides/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-
-/** The same body as every unknown or malformed id (design 3): nothing of the id is echoed. */
-const notFound = new Introuvable({ detail: "Aucun équidé ne porte cet identifiant dans le jeu de données servi." })
+import { equideNotFound } from "./query.ts"
 
 /** A parent of a planned mating that matches no record: the 404 names the parameter. */
 const parentNotFound = (parametres: ReadonlyArray<"pere" | "mere">) =>
@@ -29,7 +27,7 @@ export const ConsanguiniteHandlers = HttpApiBuilder.group(
     return handlers.handleAll({
       equide: ({ params, query }) => {
         const row = findEquide(data, params.id)
-        return row === undefined ? Effect.fail(notFound) : Effect.succeed(consanguinite(data, row, query.generations))
+        return row === undefined ? Effect.fail(equideNotFound) : Effect.succeed(consanguinite(data, row, query.generations))
       },
       accouplement: ({ query }) => {
         const pere = findEquide(data, query.pere)

@@ -7,7 +7,7 @@ import {
   descendance,
   equide,
   findEquide,
-  Introuvable,
+  type Introuvable,
   listPage,
   type PageEquides,
   paginationLinks,
@@ -19,12 +19,9 @@ import {
 } from "@equides/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { orRefuse, queryPairs } from "./query.ts"
+import { equideNotFound, orRefuse, queryPairs } from "./query.ts"
 
 const LIST_PATH = "/v1/equides"
-
-/** One body for an unknown id and a malformed one alike (design 3): nothing of the id is echoed. */
-const notFound = new Introuvable({ detail: "Aucun équidé ne porte cet identifiant dans le jeu de données servi." })
 
 export const EquidesHandlers = HttpApiBuilder.group(
   Api,
@@ -33,7 +30,7 @@ export const EquidesHandlers = HttpApiBuilder.group(
     const data = yield* Dataset
     const rowOf = (id: string): Effect.Effect<number, Introuvable> => {
       const row = findEquide(data, id)
-      return row === undefined ? Effect.fail(notFound) : Effect.succeed(row)
+      return row === undefined ? Effect.fail(equideNotFound) : Effect.succeed(row)
     }
     return handlers.handleAll({
       list: Effect.fnUntraced(function*({ query, request }) {

@@ -1,5 +1,5 @@
-/** Helpers shared by the handlers: running a query step that may refuse a parameter, request URIs. */
-import { type InvalidParameter, type ParametreInvalide } from "@equides/domain"
+/** Helpers shared by the handlers: running a query step that may refuse a parameter, request URIs, the unknown id. */
+import { Introuvable, type InvalidParameter, type ParametreInvalide } from "@equides/domain"
 import { Effect, Result } from "effect"
 import { fromInvalidParameter } from "../problems.ts"
 
@@ -12,3 +12,6 @@ export const queryPairs = (url: string): Array<readonly [string, string]> => {
   const start = url.indexOf("?")
   return start < 0 ? [] : [...new URLSearchParams(url.slice(start + 1))]
 }
+
+/** One body for an unknown id and a malformed one alike (design 3): nothing of the id is echoed. */
+export const equideNotFound = new Introuvable({ detail: "Aucun équidé ne porte cet identifiant dans le jeu de données servi." })
