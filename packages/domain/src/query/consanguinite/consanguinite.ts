@@ -54,7 +54,6 @@ const depthOf = (generations: number): number =>
 /** What both routes compute for a foal of `sire` × `dam` (rows, -1: unknown). */
 export interface Inbreeding {
   readonly graph: CutGraph
-  readonly coancestry: Coancestry
   /** F of the foal, by the tabular method. */
   readonly coefficient: number
   readonly ancetres_communs: Array<AncetreCommun>
@@ -65,7 +64,7 @@ const byContribution = (a: AncetreCommun, b: AncetreCommun): number =>
 
 export const inbreeding = (data: DatasetData, sire: number, dam: number, generations: number): Inbreeding => {
   const graph = cutGraph(lineageOf(data), sire, dam, generations)
-  const coancestry = new Coancestry(graph)
+  const coancestry = new Coancestry(graph, graph.foalSire, graph.foalDam)
   const ancetres_communs = commonAncestors(graph, coancestry).map((ancestor): AncetreCommun => ({
     id: idOf(data, graph.row[ancestor.node]),
     nom: nomOf(data, graph.row[ancestor.node]),
@@ -75,7 +74,7 @@ export const inbreeding = (data: DatasetData, sire: number, dam: number, generat
     contribution: ancestor.contribution,
     coefficient_ancetre: ancestor.inbreeding
   })).sort(byContribution)
-  return { graph, coancestry, coefficient: coancestry.of(graph.foalSire, graph.foalDam), ancetres_communs }
+  return { graph, coefficient: coancestry.coefficient, ancetres_communs }
 }
 
 /** Completeness of a filled pedigree (see `Completude`). */
@@ -134,9 +133,10 @@ export const accouplement = (
 ): Accouplement => {
   const depth = depthOf(generations)
   const lineage = lineageOf(data)
-  const { ancetres_communs, coancestry, coefficient, graph } = inbreeding(data, pere, mere, depth)
-  const relationship = (2 * coefficient) /
-    Math.sqrt((1 + coancestry.inbreeding(graph.foalSire)) * (1 + coancestry.inbreeding(graph.foalDam)))
+  const { ancetres_communs, coefficient, graph } = inbreeding(data, pere, mere, depth)
+  // Each parent's F within the same cut: the coancestry of its own parents in this graph.
+  const parentInbreeding = (node: number) => new Coancestry(graph, graph.sire[node], graph.dam[node]).coefficient
+  const relationship = (2 * coefficient) / Math.sqrt((1 + parentInbreeding(graph.foalSire)) * (1 + parentInbreeding(graph.foalDam)))
   return {
     pere: { id: idOf(data, pere), nom: nomOf(data, pere) },
     mere: { id: idOf(data, mere), nom: nomOf(data, mere) },

@@ -37,7 +37,7 @@ const pedigreeArbitrary: fc.Arbitrary<RandomPedigree> = fc.integer({ min: 1, max
 )
 
 /** The classic full table over every animal (parents before children), the foal added last. */
-const naiveFullTable = ({ dam, parentage, sire }: RandomPedigree): number => {
+const naiveFullTable = ({ dam, parentage, sire }: RandomPedigree): Array<Array<number>> => {
   const n = parentage.sire.length + 1
   const sires = [...parentage.sire, sire]
   const dams = [...parentage.dam, dam]
@@ -50,13 +50,16 @@ const naiveFullTable = ({ dam, parentage, sire }: RandomPedigree): number => {
     }
     table[i][i] = 0.5 * (1 + (sires[i] >= 0 && dams[i] >= 0 ? table[sires[i]][dams[i]] : 0))
   }
-  return sires[n - 1] >= 0 && dams[n - 1] >= 0 ? table[sires[n - 1]][dams[n - 1]] : 0
+  return table
 }
+
+/** F of animal `i` (the foal is the last one) in a full table. */
+const tableF = (table: ReadonlyArray<ReadonlyArray<number>>, i: number): number => 2 * table[i][i] - 1
 
 const analyse = (pedigree: RandomPedigree, generations: number) => {
   const graph = cutGraph(pedigree.parentage, pedigree.sire, pedigree.dam, generations)
-  const coancestry = new Coancestry(graph)
-  return { graph, coefficient: coancestry.of(graph.foalSire, graph.foalDam), ancestors: commonAncestors(graph, coancestry) }
+  const coancestry = new Coancestry(graph, graph.foalSire, graph.foalDam)
+  return { graph, coefficient: coancestry.coefficient, ancestors: commonAncestors(graph, coancestry) }
 }
 
 describe("the tabular and the path methods on random pedigrees", () => {
@@ -78,12 +81,19 @@ describe("the tabular and the path methods on random pedigrees", () => {
     )
   })
 
-  it("deep enough to hold every ancestor, the cut gives the full table's F", () => {
+  it("deep enough to hold every ancestor, the cut gives the full table's F, F_A and the parents' F", () => {
     fc.assert(
       fc.property(pedigreeArbitrary, (pedigree) => {
         // 29 generations exceed any line of descent among 28 animals.
-        const { coefficient } = analyse(pedigree, 29)
-        expect(Math.abs(coefficient - naiveFullTable(pedigree))).toBeLessThan(1e-12)
+        const { ancestors, coefficient, graph } = analyse(pedigree, 29)
+        const table = naiveFullTable(pedigree)
+        expect(Math.abs(coefficient - tableF(table, table.length - 1))).toBeLessThan(1e-12)
+        for (const a of ancestors) expect(Math.abs(a.inbreeding - tableF(table, graph.row[a.node]))).toBeLessThan(1e-12)
+        for (const parent of [graph.foalSire, graph.foalDam]) {
+          if (parent < 0) continue
+          const own = new Coancestry(graph, graph.sire[parent], graph.dam[parent]).coefficient
+          expect(Math.abs(own - tableF(table, graph.row[parent]))).toBeLessThan(1e-12)
+        }
       }),
       { numRuns: 300 }
     )
