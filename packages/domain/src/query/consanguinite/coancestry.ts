@@ -16,17 +16,43 @@ import { cutGraph, type CutGraph, type Parentage } from "./cutGraph.ts"
 
 const NONE = -1
 
+/**
+ * The table's memory, kept between questions (each worker thread has its own): a 12-generation
+ * table is megabytes, and allocating it per request made every few requests wait for a collection.
+ * Every cell is written before it is read, so it is never cleared. Tables above the cap are
+ * allocated for the question alone.
+ */
+let scratch = new Float64Array(0)
+const SCRATCH_CAP = 2 * 1024 * 1024
+
+const tableOf = (cells: number): Float64Array => {
+  if (cells <= scratch.length) return scratch
+  if (cells > SCRATCH_CAP) return new Float64Array(cells)
+  scratch = new Float64Array(Math.min(SCRATCH_CAP, Math.max(cells, 2 * scratch.length)))
+  return scratch
+}
+
+/**
+ * Adds the cells (p, 0…i−1) of the triangle to the row starting at `row`: along row p up to the
+ * diagonal, then down column p (cell (j, p) of row j, the row lengths growing by one each time).
+ */
+const addRow = (table: Float64Array, row: number, i: number, p: number): void => {
+  const start = (p * (p + 1)) / 2
+  for (let j = 0; j <= p; j++) table[row + j] += table[start + j]
+  let at = ((p + 1) * (p + 2)) / 2 + p
+  for (let j = p + 1; j < i; j++) {
+    table[row + j] += table[at]
+    at += j + 1
+  }
+}
+
 export class Coancestry {
-  /** Position of each graph node in the table, or -1 when it does not matter to the question. */
-  private readonly position: Int32Array
-  /** The lower triangle: cell (i, j), j ≤ i, at i(i+1)/2 + j. */
-  private readonly table: Float64Array
-  private readonly graph: CutGraph
   /** f(x, y). */
   readonly coefficient: number
+  /** F of each graph node common to both sides of the question (0 elsewhere). */
+  private readonly commonInbreeding: Float64Array
 
   constructor(graph: CutGraph, x: number, y: number) {
-    this.graph = graph
     const n = graph.size
     // Nodes are numbered parents first: walking down the numbers reaches every ancestor after its descendants.
     const reach = new Uint8Array(n) // bit 1: reachable from x, bit 2: from y
@@ -39,45 +65,42 @@ export class Coancestry {
       if (graph.dam[v] >= 0) reach[graph.dam[v]] |= from
     }
     // A node matters when it, or one of its ancestors, is reachable from both.
-    this.position = new Int32Array(n).fill(NONE)
-    const matters = new Uint8Array(n)
+    const position = new Int32Array(n).fill(NONE)
     let size = 0
     for (let v = 0; v < n; v++) {
       if (reach[v] === 0) continue
       const sire = graph.sire[v]
       const dam = graph.dam[v]
-      if (reach[v] === 3 || (sire >= 0 && matters[sire] === 1) || (dam >= 0 && matters[dam] === 1)) {
-        matters[v] = 1
-        this.position[v] = size++
-      }
+      if (reach[v] === 3 || (sire >= 0 && position[sire] >= 0) || (dam >= 0 && position[dam] >= 0)) position[v] = size++
     }
-    this.table = new Float64Array((size * (size + 1)) / 2)
-    const table = this.table
+    const table = tableOf((size * (size + 1)) / 2)
     const cell = (i: number, j: number): number => (j <= i ? table[(i * (i + 1)) / 2 + j] : table[(j * (j + 1)) / 2 + i])
+    const positionOf = (node: number): number => (node >= 0 ? position[node] : NONE)
+    const f = (a: number, b: number): number => {
+      const i = positionOf(a)
+      const j = positionOf(b)
+      return i < 0 || j < 0 ? 0 : cell(i, j)
+    }
     for (let v = 0; v < n; v++) {
-      const i = this.position[v]
+      const i = position[v]
       if (i < 0) continue
-      const s = graph.sire[v] >= 0 ? this.position[graph.sire[v]] : NONE
-      const d = graph.dam[v] >= 0 ? this.position[graph.dam[v]] : NONE
+      const s = positionOf(graph.sire[v])
+      const d = positionOf(graph.dam[v])
       const row = (i * (i + 1)) / 2
-      for (let j = 0; j < i; j++) table[row + j] = 0.5 * ((s >= 0 ? cell(s, j) : 0) + (d >= 0 ? cell(d, j) : 0))
+      table.fill(0, row, row + i)
+      if (s >= 0) addRow(table, row, i, s)
+      if (d >= 0) addRow(table, row, i, d)
+      for (let j = row; j < row + i; j++) table[j] *= 0.5
       table[row + i] = 0.5 * (1 + (s >= 0 && d >= 0 ? cell(s, d) : 0))
     }
-    this.coefficient = this.of(x, y)
+    this.coefficient = f(x, y)
+    this.commonInbreeding = new Float64Array(n)
+    for (let v = 0; v < n; v++) if (reach[v] === 3) this.commonInbreeding[v] = f(graph.sire[v], graph.dam[v])
   }
 
-  /** f of two nodes of the table (0 when either is outside it: they share no ancestor). */
-  private of(a: number, b: number): number {
-    if (a < 0 || b < 0) return 0
-    const i = this.position[a]
-    const j = this.position[b]
-    if (i < 0 || j < 0) return 0
-    return j <= i ? this.table[(i * (i + 1)) / 2 + j] : this.table[(j * (j + 1)) / 2 + i]
-  }
-
-  /** F of an ancestor common to both nodes of the question (exact only for those). */
+  /** F of an ancestor common to both nodes of the question (0 for any other node). */
   inbreeding(common: number): number {
-    return this.of(this.graph.sire[common], this.graph.dam[common])
+    return this.commonInbreeding[common]
   }
 }
 
