@@ -17,13 +17,13 @@ export const CONSANGUINITE_GENERATIONS_MIN = 1
 /** Deepest cut served (the server answers 400 outside 1..12). */
 export const CONSANGUINITE_GENERATIONS_MAX = 12
 
-export const METHODE =
+const METHODE =
   "Coefficient de Wright F, calculé par la méthode tabulaire (coefficients de parenté) sur le graphe des ancêtres coupé à N générations ; " +
   "contributions des ancêtres communs par énumération des chemins sur le même graphe (Σ (1/2)^(n1+n2+1) · (1 + F_A) sur les paires de chemins " +
   "n'ayant que l'ancêtre en commun). Un ancêtre est une fiche ; un parent nommé sans fiche est un individu distinct à chaque apparition ; " +
   "un parent inconnu ne contribue pas."
 
-export const AVERTISSEMENT =
+const AVERTISSEMENT =
   "F ne tient compte que des ancêtres présents dans l'extrait et dans les N générations demandées : un pedigree incomplet ou une coupe courte " +
   "le sous-estiment (voir completude). Les ancêtres au-delà de la coupe sont supposés non apparentés et non consanguins. " +
   "Seules les fiches en ligne du registre font foi."
@@ -31,7 +31,7 @@ export const AVERTISSEMENT =
 const lineages = new WeakMap<DatasetData, Lineage>()
 
 /** The Dataset's parent links as a Lineage (a slot is known when its link resolves or names a parent). */
-export const lineageOf = (data: DatasetData): Lineage => {
+const lineageOf = (data: DatasetData): Lineage => {
   const known = lineages.get(data)
   if (known !== undefined) return known
   const { pere, mere } = data.links
@@ -52,7 +52,7 @@ const depthOf = (generations: number): number =>
     : CONSANGUINITE_GENERATIONS_DEFAUT
 
 /** What both routes compute for a foal of `sire` × `dam` (rows, -1: unknown). */
-export interface Inbreeding {
+interface Inbreeding {
   readonly graph: CutGraph
   /** F of the foal, by the tabular method. */
   readonly coefficient: number
@@ -62,7 +62,8 @@ export interface Inbreeding {
 const byContribution = (a: AncetreCommun, b: AncetreCommun): number =>
   b.contribution - a.contribution || (a.nom < b.nom ? -1 : a.nom > b.nom ? 1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 
-export const inbreeding = (data: DatasetData, sire: number, dam: number, generations: number): Inbreeding => {
+/** F of a foal of `sire` × `dam` (rows, -1: unknown) and its common ancestors, sorted. */
+const inbreeding = (data: DatasetData, sire: number, dam: number, generations: number): Inbreeding => {
   const graph = cutGraph(lineageOf(data), sire, dam, generations)
   const coancestry = new Coancestry(graph, graph.foalSire, graph.foalDam)
   const ancetres_communs = commonAncestors(graph, coancestry).map((ancestor): AncetreCommun => ({
@@ -78,7 +79,7 @@ export const inbreeding = (data: DatasetData, sire: number, dam: number, generat
 }
 
 /** Completeness of a filled pedigree (see `Completude`). */
-export const completude = (fill: PedigreeFill): Completude => {
+const completude = (fill: PedigreeFill): Completude => {
   const par_generation: Array<number> = []
   let sireMean = 0
   let damMean = 0
