@@ -49,6 +49,8 @@ const addRow = (table: Float64Array, row: number, i: number, p: number): void =>
 export class Coancestry {
   /** f(x, y). */
   readonly coefficient: number
+  /** Nodes the table held: its cost (tests hold it down to the ancestors that matter). */
+  readonly nodes: number
   /** F of each graph node common to both sides of the question (0 elsewhere). */
   private readonly commonInbreeding: Float64Array
 
@@ -73,6 +75,7 @@ export class Coancestry {
       const dam = graph.dam[v]
       if (reach[v] === 3 || (sire >= 0 && position[sire] >= 0) || (dam >= 0 && position[dam] >= 0)) position[v] = size++
     }
+    this.nodes = size
     const table = tableOf((size * (size + 1)) / 2)
     const cell = (i: number, j: number): number => (j <= i ? table[(i * (i + 1)) / 2 + j] : table[(j * (j + 1)) / 2 + i])
     const positionOf = (node: number): number => (node >= 0 ? position[node] : NONE)

@@ -4,7 +4,9 @@ import type { DatasetData } from "../../dataset/DatasetData.ts"
 import type { SourceRecord } from "../../dataset/SourceRecord.ts"
 import { Accouplement, Consanguinite } from "../../schemas/consanguinite.ts"
 import { build, idN, rowOf } from "../record.fixtures.ts"
+import { Coancestry } from "./coancestry.ts"
 import { accouplement, consanguinite, CONSANGUINITE_GENERATIONS_DEFAUT } from "./consanguinite.ts"
+import { cutGraph } from "./cutGraph.ts"
 
 /** Each named animal's [sire, dam] (null: unknown); animals named only as parents have none. */
 type Family = Readonly<Record<string, readonly [string | null, string | null]>>
@@ -167,6 +169,24 @@ describe("consanguinite: the response", () => {
     expect(result.completude.generations_equivalentes).toBe(1.75)
     expect(result.ancetres).toStrictEqual({ emplacements: 6, connus: 5, distincts: 5 })
     expect(result.generations).toBe(2)
+  })
+
+  it("a complete 12-generation pedigree of distinct ancestors: every slot known, F = 0, no table to fill", () => {
+    // Heap numbering: record k has sire 2k and dam 2k + 1; 8 191 records, 8 190 ancestors of record 1.
+    const records: Array<SourceRecord> = Array.from({ length: 8191 }, (_, i) => {
+      const k = i + 1
+      const link = (n: number) => ({ id: idN(n), nom: `N${n}` })
+      return { id: idN(k), nom: `N${k}`, race: "Pur Sang", sexe: "Male", ...(k < 4096 ? { pere: link(2 * k), mere: link(2 * k + 1) } : {}) }
+    })
+    const data = build(records)
+    const result = consanguinite(data, rowOf(data, idN(1)), 12)
+    expect(result.coefficient).toBe(0)
+    // A table over all 8 190 ancestors would be 33 M cells (268 MB): only those related to both sides enter it.
+    const graph = cutGraph({ sire: data.links.pere.row, dam: data.links.mere.row }, data.links.pere.row[rowOf(data, idN(1))], data.links.mere.row[rowOf(data, idN(1))], 12)
+    expect(graph.size).toBe(8190)
+    expect(new Coancestry(graph, graph.foalSire, graph.foalDam).nodes).toBe(0)
+    expect(result.ancetres).toStrictEqual({ emplacements: 8190, connus: 8190, distincts: 8190 })
+    expect(result.completude).toStrictEqual({ par_generation: new Array(12).fill(1), indice_maccluer: 1, generations_equivalentes: 12 })
   })
 
   it("defaults to 8 generations and brings a direct call's depth into 1..12", () => {

@@ -66,11 +66,15 @@ describe("the tabular and the path methods on random pedigrees", () => {
   it("agree: Σ contributions = tabular F, and F ∈ [0, 1)", () => {
     fc.assert(
       fc.property(pedigreeArbitrary, fc.integer({ min: 1, max: 12 }), (pedigree, generations) => {
-        const { ancestors, coefficient } = analyse(pedigree, generations)
+        const { ancestors, coefficient, graph } = analyse(pedigree, generations)
         const sum = ancestors.reduce((total, a) => total + a.contribution, 0)
         expect(Math.abs(sum - coefficient)).toBeLessThan(1e-12)
         expect(coefficient).toBeGreaterThanOrEqual(0)
         expect(coefficient).toBeLessThan(1)
+        const table = new Coancestry(graph, graph.foalSire, graph.foalDam)
+        // The table holds common ancestors and their descendants up to the parents, never more than the graph.
+        expect(table.nodes).toBeLessThanOrEqual(graph.size)
+        if (ancestors.length === 0 && graph.foalSire !== graph.foalDam) expect(table.nodes).toBe(0)
         for (const a of ancestors) {
           expect(a.pairs).toBeGreaterThan(0)
           expect(a.contribution).toBeGreaterThan(0)
