@@ -28,6 +28,15 @@ export {
 } from "./query/record.ts"
 export * from "./query/pedigree.ts"
 export * from "./query/descendance.ts"
+export {
+  accouplement,
+  consanguinite,
+  CONSANGUINITE_GENERATIONS_DEFAUT,
+  CONSANGUINITE_GENERATIONS_MAX,
+  CONSANGUINITE_GENERATIONS_MIN
+} from "./query/consanguinite/consanguinite.ts"
+export { foalInbreeding } from "./query/consanguinite/coancestry.ts"
+export type { Parentage } from "./query/consanguinite/cutGraph.ts"
 export * from "./query/stats.ts"
 export * from "./query/meta.ts"
 export * from "./query/discovery.ts"

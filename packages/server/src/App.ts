@@ -8,6 +8,7 @@ import { Api } from "@equides/domain"
 import { Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { DocumentationRoute } from "./documentation.ts"
+import { ConsanguiniteHandlers } from "./handlers/consanguinite.ts"
 import { EquidesHandlers } from "./handlers/equides.ts"
 import { ReferentielsHandlers } from "./handlers/referentiels.ts"
 import { SearchHandlers } from "./handlers/search.ts"
@@ -25,6 +26,7 @@ export const makeHandlers = (stats: typeof StatsHandlers = StatsHandlers) =>
   Layer.mergeAll(
     ServiceHandlers,
     EquidesHandlers,
+    ConsanguiniteHandlers,
     SearchHandlers,
     ReferentielsHandlers,
     stats

@@ -2,7 +2,7 @@
 import { assert, layer } from "@effect/vitest"
 import { fromRecords, makeApiClient } from "@equides/domain"
 import { Effect } from "effect"
-import { FAMILY, GELDING, SIRE, SON, testServer } from "./testing.ts"
+import { DAUGHTER, FAMILY, GELDING, GRANDSON, SIRE, SON, testServer } from "./testing.ts"
 
 /** The test HttpClient already points at the server: no base URL to add. */
 const client = makeApiClient("")
@@ -28,6 +28,10 @@ layer(testServer(fromRecords(FAMILY)))("typed client", (it) => {
       assert.strictEqual(robes.nombre_de_modalites, 4)
       const breakdown = yield* api.stats.repartition({ query: { dimension: "sexe" } })
       assert.strictEqual(breakdown.effectif_filtre, FAMILY.length)
+      const inbreeding = yield* api.consanguinite.equide({ params: { id: GRANDSON }, query: { generations: 3 } })
+      assert.strictEqual(inbreeding.ancetres.emplacements, 14)
+      const mating = yield* api.consanguinite.accouplement({ query: { pere: SON, mere: DAUGHTER } })
+      assert.strictEqual(mating.coefficient, 0.125)
       const meta = yield* api.meta({ query: {} })
       assert.strictEqual(meta.version_api, "1.1.1")
     }))
@@ -37,6 +41,9 @@ layer(testServer(fromRecords(FAMILY)))("typed client", (it) => {
       const api = yield* client
       const missing = yield* api.equides.get({ params: { id: "nope" }, query: {} }).pipe(Effect.flip)
       assert.strictEqual(missing._tag, "Introuvable")
+      const noDam = yield* api.consanguinite.accouplement({ query: { pere: SON, mere: "nope" } }).pipe(Effect.flip)
+      assert.strictEqual(noDam._tag, "Introuvable")
+      if (noDam._tag === "Introuvable") assert.strictEqual(noDam.parametre, "mere")
       const refused = yield* api.equides.list({ query: { race: ["Licorne"] } }).pipe(Effect.flip)
       assert.strictEqual(refused._tag, "ParametreInvalide")
       if (refused._tag === "ParametreInvalide") assert.strictEqual(refused.parametre, "race")

@@ -219,8 +219,8 @@ layer(testServer(fromRecords(FAMILY)), { excludeTestServices: true })("fuzzing",
       const seen = yield* send(base, generated)
       assert.strictEqual(seen.length, REQUESTS)
       for (const reply of seen) assertInContract(reply)
-      // Not only refusals: the generator reaches the routes' answers (200, 204 preflights, 304s) too.
-      assert.isAbove(seen.filter((reply) => reply.status < 400).length, REQUESTS / 5)
+      // Not only refusals: the generator reaches the routes' answers (200, 204 preflights, 304s) too (a sixth at least: the consanguinity routes, asked of random ids, mostly answer 404).
+      assert.isAbove(seen.filter((reply) => reply.status < 400).length, REQUESTS / 6)
       let answered = 0
       for (const text of RAW) {
         const replies = yield* rawExchange(base, text)

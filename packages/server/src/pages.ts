@@ -2,7 +2,7 @@
  * The two HTML pages, for people: the home page (`GET /` when `Accept` prefers `text/html`) and
  * `/documentation`, with one anchored section per problem type (the targets of problems' `type`).
  */
-import { API_VERSION, ENDPOINTS, GABARITS_URL, NOM_SERVICE, PROBLEM_TYPES } from "@equides/domain"
+import { API_VERSION, DEFINITIONS_CONSANGUINITE, ENDPOINTS, GABARITS_URL, NOM_SERVICE, PROBLEM_TYPES } from "@equides/domain"
 import { createHash } from "node:crypto"
 
 const escape = (text: string): string =>
@@ -64,6 +64,11 @@ const templates = Object.entries(GABARITS_URL)
   .map(([use, template]) => `<tr><td>${escape(use)}</td><td><code>${escape(template)}</code></td></tr>`)
   .join("\n")
 
+const consanguinityDefinitions = DEFINITIONS_CONSANGUINITE.map(([term, definition]) =>
+  `<dt>${escape(term)}</dt>
+<dd>${escape(definition)}</dd>`
+).join("\n")
+
 const problemSections = PROBLEM_TYPES.map((problem) =>
   `<section id="${problem.anchor}">
 <h3>${escape(problem.title)}</h3>
@@ -106,6 +111,13 @@ ${routes}
 <table>
 ${templates}
 </table>
+
+<h2 id="consanguinite">Consanguinité : définitions</h2>
+<p><code>GET /v1/equides/{id}/consanguinite?generations=N</code> donne le coefficient de consanguinité d'un équidé et ses
+ancêtres communs ; <code>GET /v1/accouplements?pere=ID&amp;mere=ID&amp;generations=N</code> celui du poulain d'un accouplement envisagé.</p>
+<dl>
+${consanguinityDefinitions}
+</dl>
 
 <h2 id="erreurs">Erreurs</h2>
 <p>Les erreurs suivent la RFC 9457 (<code>application/problem+json</code>) : <code>type</code> (relatif, vers une section

@@ -75,6 +75,13 @@ describe("costOf", () => {
     assert.strictEqual(cost("/v1/stats", "/v1/stats"), 1)
   })
 
+  it("prices inbreeding by its most common ancestors possible: 700 B + 150 B × (2^g − 1)", () => {
+    assert.strictEqual(cost("/v1/equides/:id/consanguinite", "/v1/equides/x/consanguinite"), 3) // 38 950 B at 8
+    assert.strictEqual(cost("/v1/equides/:id/consanguinite", "/v1/equides/x/consanguinite?generations=4"), 1)
+    assert.strictEqual(cost("/v1/equides/:id/consanguinite", "/v1/equides/x/consanguinite?generations=12"), 38) // 614 950 B
+    assert.strictEqual(cost("/v1/accouplements", "/v1/accouplements?pere=a&mere=b&generations=99"), 38)
+  })
+
   it("reads values a route refuses at their bound (the 400 is cheap)", () => {
     assert.strictEqual(cost("/v1/equides", "/v1/equides?vue=complet&limite=5000"), 5)
     assert.strictEqual(cost("/v1/equides", "/v1/equides?limite=abc"), 1)

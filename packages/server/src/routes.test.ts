@@ -15,14 +15,10 @@ import {
   Stats,
   Suggestions
 } from "@equides/domain"
-import { Effect, Schema } from "effect"
-import { call, DAM, DAUGHTER, EVERY_ROUTE, FAMILY, GELDING, SIRE, SON, testServer } from "./testing.ts"
+import { Effect } from "effect"
+import { call, DAM, DAUGHTER, EVERY_ROUTE, FAMILY, GELDING, JSON_UTF8, shape, SIRE, SON, testServer } from "./testing.ts"
 
-const JSON_UTF8 = "application/json; charset=utf-8"
 
-/** Decodes strictly: a field the schema does not know fails too. */
-const shape = <S extends Schema.Top>(schema: S, value: unknown): S["Type"] =>
-  Schema.decodeUnknownSync(schema as any)(value, { onExcessProperty: "error" }) as S["Type"]
 
 layer(testServer(fromRecords(FAMILY)))("routes", (it) => {
   describe("service", () => {

@@ -14,7 +14,7 @@ import {
   type SourceRecord,
   stats
 } from "@equides/domain"
-import { type Duration, Effect, Layer } from "effect"
+import { type Duration, Effect, Layer, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { FetchHttpClient, HttpClient, HttpClientRequest, HttpRouter, HttpServer } from "effect/http"
 import { request as httpRequest } from "node:http"
@@ -48,7 +48,13 @@ export const MARE = idN(8)
 /** Referenced as a dam, absent from the records: a dangling link. */
 export const ABSENT = idN(99)
 
-/** One URI per route of the spec, plus the documentation page, each valid over FAMILY. */
+export const JSON_UTF8 = "application/json; charset=utf-8"
+
+/** Decodes strictly: a field the schema does not know fails too. */
+export const shape = <S extends Schema.Top>(schema: S, value: unknown): S["Type"] =>
+  Schema.decodeUnknownSync(schema as any)(value, { onExcessProperty: "error" }) as S["Type"]
+
+/** One URI per route of the spec and of the consanguinity issue, plus the documentation page, each valid over FAMILY. */
 export const EVERY_ROUTE: ReadonlyArray<string> = [
   "/",
   "/healthz",
@@ -60,6 +66,8 @@ export const EVERY_ROUTE: ReadonlyArray<string> = [
   `/v1/equides/${SIRE}`,
   `/v1/equides/${SIRE}/pedigree`,
   `/v1/equides/${SIRE}/descendance`,
+  `/v1/equides/${SON}/consanguinite`,
+  `/v1/accouplements?pere=${SON}&mere=${DAUGHTER}`,
   "/v1/search?q=jap",
   "/v1/referentiels/races",
   "/v1/stats",

@@ -4,6 +4,7 @@
  */
 import { HttpApi, OpenApi } from "effect/http-api"
 import { API_VERSION } from "../query/meta.ts"
+import { ConsanguiniteApi } from "./consanguinite.ts"
 import { EquidesApi } from "./equides.ts"
 import { Quota, Validation } from "./middleware.ts"
 import { completeDocument } from "./openapi.ts"
@@ -13,7 +14,7 @@ import { ServiceApi } from "./service.ts"
 import { StatsApi } from "./stats.ts"
 
 export class Api extends HttpApi.make("equides-api")
-  .add(ServiceApi, EquidesApi, SearchApi, ReferentielsApi, StatsApi)
+  .add(ServiceApi, EquidesApi, ConsanguiniteApi, SearchApi, ReferentielsApi, StatsApi)
   // Added after the groups on purpose: middleware reaches only the endpoints already present.
   .middleware(Validation)
   .middleware(Quota)

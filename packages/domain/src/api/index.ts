@@ -1,6 +1,7 @@
 /** The HTTP API definition, its problem types and its typed client (package exports). */
 export { Api } from "./Api.ts"
 export { type ApiClient, EquidesApiClient, makeApiClient } from "./client.ts"
+export { ConsanguiniteApi, DEFINITIONS_CONSANGUINITE } from "./consanguinite.ts"
 export { EquidesApi } from "./equides.ts"
 export { admittedValuesHint, nearestName, unknownParameterHint } from "./hints.ts"
 export { Disponibilite, Quota, Validation } from "./middleware.ts"

@@ -8,7 +8,7 @@ describe("the generated OpenAPI document", () => {
 
   it("lists 304, 429 and 503 (with Retry-After) on every operation", () => {
     const operations = operationsOf(doc)
-    expect(operations.length).toBe(13)
+    expect(operations.length).toBe(15)
     for (const { operation, path } of operations) {
       expect(Object.keys(operation.responses), path).toEqual(expect.arrayContaining(["200", "304", "400", "429", "503"]))
       expect(operation.responses["429"].headers["retry-after"].schema.type).toBe("integer")

@@ -31,7 +31,7 @@ describe("discovery", () => {
     expect(d.lignes).toBe(2)
   })
 
-  it("lists every route of the spec by use", () => {
+  it("lists every route of the spec, and the consanguinity routes, by use", () => {
     expect(new Set(Object.values(d.endpoints ?? {}))).toEqual(
       new Set([
         "/",
@@ -44,6 +44,8 @@ describe("discovery", () => {
         "/v1/equides/{id}",
         "/v1/equides/{id}/pedigree",
         "/v1/equides/{id}/descendance",
+        "/v1/equides/{id}/consanguinite",
+        "/v1/accouplements",
         "/v1/search",
         "/v1/referentiels/{dimension}",
         "/v1/stats",
@@ -59,6 +61,8 @@ describe("discovery", () => {
     expect(expand(g.fiche, { id: idN(1) })).toBe(`/v1/equides/${idN(1)}`)
     expect(expand(g.pedigree, { id: idN(1), generations: "6" })).toBe(`/v1/equides/${idN(1)}/pedigree?generations=6`)
     expect(expand(g.descendance, { id: idN(1), limite: "10", offset: "20" })).toBe(`/v1/equides/${idN(1)}/descendance?limite=10&offset=20`)
+    expect(expand(g.consanguinite, { id: idN(1), generations: "12" })).toBe(`/v1/equides/${idN(1)}/consanguinite?generations=12`)
+    expect(expand(g.accouplement, { pere: idN(1), mere: idN(2) })).toBe(`/v1/accouplements?pere=${idN(1)}&mere=${idN(2)}`)
     expect(expand(g.liste, { race: "Arabe,Pur Sang", vue: "complet" })).toBe("/v1/equides?race=Arabe%2CPur%20Sang&vue=complet")
     expect(expand(g.recherche, { q: "dal" })).toBe("/v1/search?q=dal")
     expect(expand(g.referentiel, { dimension: "races_lien" })).toBe("/v1/referentiels/races_lien")

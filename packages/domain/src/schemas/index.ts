@@ -1,4 +1,5 @@
 export * from "./common.ts"
+export * from "./consanguinite.ts"
 export * from "./equide.ts"
 export * from "./lists.ts"
 export * from "./pedigree.ts"

@@ -11,6 +11,7 @@
 import { BREEDS } from "./breeds.ts"
 import { calibrate, FIRST_YEAR, parentageRamp, YEAR_COUNT, yearWeight } from "./calendar.ts"
 import { ID_DEFECTS, type IdDefect } from "./ids.ts"
+import { KIN_MATING_SHARE, StudBook } from "./kinship.ts"
 import { Pool } from "./pool.ts"
 import { Rng, Weighted } from "./prng.ts"
 
@@ -167,12 +168,17 @@ export const buildPopulation = (seed: number, count: number): Population => {
     return pool.draw(chosen, fromYear, toYear, rng)
   }
 
+  const studBook = new StudBook(sire, dam, year)
   for (let i = 0; i < count; i++) {
     const b = BREEDS[breed[i]]
     if (!rng.chance(PARENT_SCALE * b.parentage * parentageRamp(year[i]))) continue
     const shape = rng.float()
-    if (shape < 0.94) sire[i] = drawParent(sires, b.sires, year[i], SIRE_AGES)
     if (shape >= 0.06) dam[i] = drawParent(dams, b.dams, year[i], DAM_AGES)
+    if (shape < 0.94) {
+      if (dam[i] >= 0 && rng.chance(KIN_MATING_SHARE)) sire[i] = studBook.relatedSire(dam[i], year[i], SIRE_AGES, rng)
+      if (sire[i] < 0) sire[i] = drawParent(sires, b.sires, year[i], SIRE_AGES)
+    }
+    if ((flags[i] & STALLION) !== 0) studBook.addStallion(i, sire[i])
   }
 
   const size = addDanglingParents(rng, count, danglingLinks, { year, sex, breed, sire, dam })
@@ -234,10 +240,13 @@ const addDanglingParents = (rng: Rng, count: number, links: number, graph: Graph
     const wantedSex = side === "pere" ? 1 : 0
     let ghost = -1
     if (ghosts.length > 0 && rng.chance(0.45)) {
-      const candidate = ghosts[rng.below(ghosts.length)]
-      const age = year[child] - year[candidate]
-      if (sex[candidate] === wantedSex && age >= 3 && age <= 20 && breed[candidate] === breed[previous]) {
-        ghost = candidate
+      // A few tries: a shared parent must fit the child's breed, the side's sex and a breeding age.
+      for (let t = 0; t < 4 && ghost < 0; t++) {
+        const candidate = ghosts[rng.below(ghosts.length)]
+        const age = year[child] - year[candidate]
+        if (sex[candidate] === wantedSex && age >= 3 && age <= 20 && breed[candidate] === breed[previous]) {
+          ghost = candidate
+        }
       }
     }
     if (ghost < 0) {

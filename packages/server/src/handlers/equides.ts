@@ -1,12 +1,9 @@
 /** Handlers of the `equides` group: the list, one record, its pedigree and direct offspring. */
-import { Api, Dataset, descendance, equide, findEquide, Introuvable, pedigree } from "@equides/domain"
+import { Api, Dataset, descendance, equide, findEquide, type Introuvable, pedigree } from "@equides/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Executor } from "../execution/Executor.ts"
-import { jsonBody } from "./query.ts"
-
-/** One body for an unknown id and a malformed one alike (design 3): nothing of the id is echoed. */
-export const notFound = new Introuvable({ detail: "Aucun équidé ne porte cet identifiant dans le jeu de données servi." })
+import { equideNotFound, jsonBody } from "./query.ts"
 
 export const EquidesHandlers = HttpApiBuilder.group(
   Api,
@@ -16,7 +13,7 @@ export const EquidesHandlers = HttpApiBuilder.group(
     const executor = yield* Executor
     const rowOf = (id: string): Effect.Effect<number, Introuvable> => {
       const row = findEquide(data, id)
-      return row === undefined ? Effect.fail(notFound) : Effect.succeed(row)
+      return row === undefined ? Effect.fail(equideNotFound) : Effect.succeed(row)
     }
     return handlers.handleAll({
       list: ({ query, request }) => jsonBody(executor.answer({ endpoint: "list", query, url: request.url })),

@@ -1,5 +1,5 @@
-/** Helpers shared by the handlers: running a query step that may refuse a parameter, executed bodies. */
-import { type InvalidParameter, type ParametreInvalide } from "@equides/domain"
+/** Helpers shared by the handlers: running a query step that may refuse a parameter, executed bodies, the unknown id. */
+import { Introuvable, type InvalidParameter, type ParametreInvalide } from "@equides/domain"
 import { Effect, Result } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { fromInvalidParameter } from "../problems.ts"
@@ -11,3 +11,6 @@ export const orRefuse = <A>(result: Result.Result<A, InvalidParameter>): Effect.
 /** An executed body (already encoded JSON, see `execution/Executor.ts`) as the response, or the 400 problem. */
 export const jsonBody = <R>(body: Effect.Effect<Uint8Array, InvalidParameter, R>) =>
   Effect.mapError(Effect.map(body, (bytes) => HttpServerResponse.uint8Array(bytes, { contentType: "application/json" })), fromInvalidParameter)
+
+/** One body for an unknown id and a malformed one alike (design 3): nothing of the id is echoed. */
+export const equideNotFound = new Introuvable({ detail: "Aucun équidé ne porte cet identifiant dans le jeu de données servi." })

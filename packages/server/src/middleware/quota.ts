@@ -178,7 +178,9 @@ export const ROW_BYTES = {
   produit: 100,
   tranche: 41,
   noeud: 108,
-  referentiel: 80_000
+  referentiel: 80_000,
+  ancetreCommun: 150,
+  consanguinite: 700
 } as const
 
 const intOr = (raw: string | undefined, fallback: number, min: number, max: number): number => {
@@ -196,6 +198,10 @@ export const estimatedBytes = (route: string | undefined, query: QueryScan, data
       return intOr(query.limite, 20, 1, 100) * (query.vue === "complet" ? ROW_BYTES.complet : ROW_BYTES.resume)
     case "/v1/equides/:id/pedigree":
       return ROW_BYTES.noeud * (2 ** (intOr(query.generations, 4, 0, 8) + 1) - 1)
+    case "/v1/equides/:id/consanguinite":
+    case "/v1/accouplements":
+      // Each common ancestor fills at least 2 of the 2^(g+1) − 2 slots of the cut: at most 2^g − 1 of them.
+      return ROW_BYTES.consanguinite + ROW_BYTES.ancetreCommun * (2 ** intOr(query.generations, 8, 1, 12) - 1)
     case "/v1/equides/:id/descendance":
       return ROW_BYTES.produit * intOr(query.limite, 50, 1, 100)
     case "/v1/search":

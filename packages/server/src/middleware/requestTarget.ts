@@ -15,7 +15,7 @@
  * Costs a scan of the path and, only when the target holds a `%`, a decoding attempt.
  */
 import { Introuvable, ParametreInvalide, type ProblemeApi, RequeteInvalide } from "@equides/domain"
-import { notFound as unknownId } from "../handlers/equides.ts"
+import { equideNotFound as unknownId } from "../handlers/query.ts"
 
 const decodes = (text: string): boolean => {
   try {

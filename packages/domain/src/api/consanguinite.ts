@@ -1,0 +1,106 @@
+/**
+ * Group `consanguinite`: a horse's inbreeding coefficient and a planned mating's, with the
+ * definitions the documentation page prints.
+ */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import {
+  CONSANGUINITE_GENERATIONS_DEFAUT,
+  CONSANGUINITE_GENERATIONS_MAX,
+  CONSANGUINITE_GENERATIONS_MIN
+} from "../query/consanguinite/consanguinite.ts"
+import { Accouplement, Consanguinite } from "../schemas/consanguinite.ts"
+import { idPath } from "./equides.ts"
+import { Disponibilite } from "./middleware.ts"
+import { documented, int, params, requiredText } from "./params.ts"
+import { Introuvable } from "./problems.ts"
+
+const generations = int({
+  minimum: CONSANGUINITE_GENERATIONS_MIN,
+  maximum: CONSANGUINITE_GENERATIONS_MAX,
+  default: CONSANGUINITE_GENERATIONS_DEFAUT,
+  description: "Profondeur de la coupe, comptée depuis le poulain (ses parents sont la génération 1) ; hors bornes : 400."
+})
+
+export const consanguiniteQuery = params("query", { generations })
+
+const parentId = (role: string) =>
+  requiredText({
+    description: `Identifiant ${role} (22 caractères base64url). Inconnu ou mal formé : 404 nommant le paramètre.`
+  })
+
+export const accouplementQuery = params("query", {
+  pere: parentId("du père"),
+  mere: parentId("de la mère"),
+  generations
+})
+
+/** The definitions behind both routes, in French, for `/documentation` (one paragraph each). */
+export const DEFINITIONS_CONSANGUINITE: ReadonlyArray<readonly [string, string]> = [
+  [
+    "Générations et coupe",
+    "Les générations se comptent depuis le poulain : ses parents sont la génération 1. Le graphe des ancêtres est coupé à N " +
+    "(generations, de 1 à 12, 8 par défaut) : un ancêtre y figure si une lignée l'atteint en N générations au plus, et ses propres " +
+    "parents seulement s'il est atteint avant la génération N. Au-delà, les ancêtres sont supposés non apparentés et non consanguins."
+  ],
+  [
+    "Coefficient de Wright",
+    "F = Σ sur les ancêtres communs A, sur chaque paire de chemins père…A et mère…A n'ayant aucun individu en commun sauf A, de " +
+    "(1/2)^(n1+n2+1) · (1 + F_A), n1 et n2 comptant les liens de chaque chemin, F_A calculé dans la même coupe. F est calculé par la " +
+    "méthode tabulaire (coefficients de parenté f) sur le graphe coupé ; les contributions des ancêtres communs, par énumération des " +
+    "chemins sur le même graphe : leur somme est F. Un ancêtre atteint avant la génération N peut ouvrir des chemins plus longs que N " +
+    "(positions au-delà de N) : ils appartiennent au même graphe et comptent dans F."
+  ],
+  [
+    "Identité",
+    "Un ancêtre est une fiche (un lien résolu). Un parent nommé sans fiche (lien pendant) est un individu distinct à chaque apparition : " +
+    "il compte comme connu, n'a pas d'ancêtres et n'est jamais commun. Un parent inconnu ne contribue pas. Un lien qui ferait d'une " +
+    "fiche son propre ancêtre (défaut de la source) est ignoré."
+  ],
+  [
+    "Ancêtres communs",
+    "Un ancêtre commun est un ancêtre qui a au moins une paire de chemins comptée dans F ; positions_pere et positions_mere donnent la " +
+    "génération de chacun de ses chemins par le père et par la mère, chemins le nombre de paires comptées, contribution sa part de F. " +
+    "Un ancêtre présent des deux côtés seulement à travers un autre ancêtre commun n'ajoute rien et n'est pas listé. Tri : contribution " +
+    "décroissante, puis nom, puis identifiant."
+  ],
+  [
+    "Complétude",
+    "Part connue à la génération g = emplacements connus / 2^g (un emplacement est connu quand le lien nomme un parent, avec ou sans " +
+    "fiche). Indice de MacCluer : moyenne harmonique des complétudes moyennes du côté du père et du côté de la mère sur les N " +
+    "générations (de chaque côté, la génération g compte 2^(g−1) emplacements). Générations complètes équivalentes : somme des parts."
+  ],
+  [
+    "Accouplement",
+    "Pour un accouplement envisagé, coefficient est le F du poulain qu'il donnerait, soit la parenté f(père, mère) dans la coupe comptée " +
+    "depuis ce poulain ; coefficient_de_parente est R = 2·f(père, mère) / √((1 + F_père)(1 + F_mère)) ; la complétude de chaque parent " +
+    "porte sur son propre pedigree dans la coupe (N − 1 générations). Le sexe n'est pas vérifié (la source n'est pas assez fiable pour refuser)."
+  ]
+]
+
+export class ConsanguiniteApi extends HttpApiGroup.make("consanguinite")
+  .add(
+    HttpApiEndpoint.get("equide", "/v1/equides/:id/consanguinite", {
+      params: idPath.fields,
+      query: consanguiniteQuery.fields,
+      success: Consanguinite,
+      error: Introuvable
+    }).annotateMerge(documented(idPath, consanguiniteQuery)).annotateMerge(OpenApi.annotations({
+      summary: "Consanguinité d'un équidé",
+      description:
+        "Coefficient de consanguinité de Wright F dans la coupe à N générations (méthode tabulaire), ancêtres communs et leur contribution " +
+        "(énumération des chemins), complétude du pedigree. Définitions : /documentation#consanguinite."
+    })),
+    HttpApiEndpoint.get("accouplement", "/v1/accouplements", {
+      query: accouplementQuery.fields,
+      success: Accouplement,
+      error: Introuvable
+    }).annotateMerge(documented(accouplementQuery)).annotateMerge(OpenApi.annotations({
+      summary: "Accouplement envisagé",
+      description:
+        "F du poulain que donnerait l'accouplement pere × mere, coefficient de parenté R des parents, ancêtres communs et complétude des " +
+        "deux pedigrees. Un identifiant inconnu ou mal formé : 404 nommant le paramètre ; le même équidé deux fois : 400. Le sexe n'est pas vérifié."
+    }))
+  )
+  .middleware(Disponibilite)
+  .annotateMerge(OpenApi.annotations({ title: "consanguinite", description: "Consanguinité : équidé, accouplement envisagé" }))
+{}

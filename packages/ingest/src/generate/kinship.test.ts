@@ -1,0 +1,48 @@
+import { describe, expect, it } from "@effect/vitest"
+import { foalInbreeding } from "@equides/domain"
+import { generatePopulation } from "./generateExtract.ts"
+import { StudBook } from "./kinship.ts"
+import { Rng } from "./prng.ts"
+
+describe("matings between relatives", () => {
+  it("a related sire always shares an ancestor with the dam, and has a breeding age", () => {
+    const { count, dam, sire, year } = generatePopulation({ seed: 7, count: 5000 })
+    // A stud book replayed over the generated graph: every stallion-age male is registered as his sire's son.
+    const book = new StudBook(sire, dam, year)
+    for (let i = 0; i < count; i++) if (sire[i] >= 0 && sire[i] < count) book.addStallion(i, sire[i])
+    const rng = new Rng(7, 0, 0x99)
+    let found = 0
+    for (let mare = 0; mare < count; mare++) {
+      if (dam[mare] < 0 && sire[mare] < 0) continue
+      const born = year[mare] + 8
+      const stallion = book.relatedSire(mare, born, [3, 25], rng)
+      if (stallion < 0) continue
+      found++
+      expect(born - year[stallion]).toBeGreaterThanOrEqual(3)
+      expect(born - year[stallion]).toBeLessThanOrEqual(25)
+      expect(foalInbreeding({ sire, dam }, stallion, mare, 12), `${stallion} × ${mare}`).toBeGreaterThan(0)
+    }
+    expect(found).toBeGreaterThan(100)
+  })
+
+  it("leave about half the horses with a known pedigree inbred at 8 generations, a few per cent above 0.125", () => {
+    const { count, dam, sire } = generatePopulation({ seed: 1, count: 20_000 })
+    // What the Dataset will hold: parents never written (dangling) have no record.
+    const known = (parent: number) => (parent < count ? parent : -1)
+    const parentage = { sire: sire.map(known), dam: dam.map(known) }
+    let withPedigree = 0
+    let inbred = 0
+    let high = 0
+    for (let row = 0; row < count; row++) {
+      if (parentage.sire[row] < 0 && parentage.dam[row] < 0) continue
+      withPedigree++
+      const f = foalInbreeding(parentage, parentage.sire[row], parentage.dam[row], 8)
+      if (f > 0) inbred++
+      if (f > 0.125) high++
+    }
+    expect(inbred / withPedigree).toBeGreaterThan(0.35)
+    expect(inbred / withPedigree).toBeLessThan(0.65)
+    expect(high / withPedigree).toBeGreaterThan(0.01)
+    expect(high / withPedigree).toBeLessThan(0.15)
+  })
+})
