@@ -5,9 +5,8 @@
  * integer comparisons, never a folding of its name.
  */
 import { wordsFor } from "../dataset/bits.ts"
-import { arenaGet, lowerBound } from "../dataset/columns.ts"
+import { lowerBound } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
-import { foldWords } from "../text/fold.ts"
 
 /** Range `[lo, hi)` of the sorted tokens that start with `prefix`. */
 export const prefixRange = (tokens: ReadonlyArray<string>, prefix: string): readonly [number, number] => {
@@ -59,26 +58,4 @@ export const prefixSet = (
   if (a === counts.length || ranges[2 * a] !== lo || ranges[2 * a + 1] !== hi) return undefined
   const words = wordsFor(data.size)
   return { bits: bits.subarray(a * words, (a + 1) * words), count: counts[a] }
-}
-
-/**
- * Folded words of a row's name, as the token index folded them. Names made only of `A-Z`, `0-9`
- * and spaces (most registry names) are split straight from their UTF-8 bytes.
- */
-export const rowWords = (data: DatasetData, row: number): Array<string> => {
-  const { bytes, offsets } = data.nom
-  const start = offsets[row]
-  const end = offsets[row + 1]
-  const words: Array<string> = []
-  let wordStart = start
-  for (let i = start; i <= end; i++) {
-    const b = i < end ? bytes[i] : 0x20
-    if (b === 0x20) {
-      if (i > wordStart) words.push(String.fromCharCode.apply(null, bytes.subarray(wordStart, i) as unknown as Array<number>))
-      wordStart = i + 1
-    } else if (!((b >= 0x41 && b <= 0x5a) || (b >= 0x30 && b <= 0x39))) {
-      return foldWords(arenaGet(data.nom, row))
-    }
-  }
-  return words
 }

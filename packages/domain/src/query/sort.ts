@@ -15,9 +15,8 @@
  * - by year: a counting pass and a placing pass over the selection: O(c), no sort.
  */
 import { bitsWindow, wordsFor } from "../dataset/bits.ts"
-import { arenaGet } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
-import { rowWords, sameFoldedName } from "./nameTokens.ts"
+import { sameFoldedName } from "./nameTokens.ts"
 import { ASCENDING_BIT, BIT_ROW, RANDOM_BIT } from "./terms.ts"
 import { membership, type RowTest, type Selection, selectionRows } from "./select.ts"
 
@@ -434,6 +433,3 @@ export const orderedWindow = (
   }
 }
 
-/** The folded name of a row, as sorted by `tri=nom` (for tests and diagnostics). */
-export const foldedName = (data: DatasetData, row: number): string =>
-  arenaGet(data.nom, row).length === 0 ? "" : rowWords(data, row).join(" ")

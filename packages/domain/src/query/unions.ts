@@ -28,11 +28,11 @@ const sortDistinct = (rows: Uint32Array): Uint32Array => {
 
 /**
  * Threshold above which an unsorted union goes through a bitset (one bit per row: setting the
- * rows, then a pass over size / 32 words) rather than a sort (O(total log total), a few times
- * dearer per row: measured at 4.45 M rows, the bitset wins from about 10 000 rows). Below it a
- * sort allocates only the rows, not a bitset over every row.
+ * rows, then a pass over size / 32 words) rather than a sort (O(total log total)). Below it the
+ * two cost about the same, and a sort allocates only the rows, not a bitset over every row
+ * (under load, per-request bitsets brought full collections: docs/performance.md).
  */
-const bitsetUnionWorthIt = (total: number, size: number): boolean => total * 16 >= wordsFor(size)
+const bitsetUnionWorthIt = (total: number, size: number): boolean => total >= wordsFor(size)
 
 /** Union of row lists in any order (token postings are in fame order), ascending and distinct. */
 export const unionUnsorted = (lists: ReadonlyArray<Uint32Array>, total: number, size: number): Uint32Array => {
