@@ -5,7 +5,9 @@
  * - a bitset, its set rows: O(w + c);
  * - a bitset, the rows it leaves out, subtracted from the dimension's totals: O(w + n − c);
  * - a bitset, the dimension's frequent codes by a popcount of their bitset ANDed with it
- *   (w each), the other codes' rows tested one by one (every code's, for disciplines).
+ *   (w each), the other codes' rows tested one by one (every code's, for disciplines);
+ * - a bitset, birth years by popcounts against the cumulative year bitsets (w per year the
+ *   selection may hold).
  * A breakdown of a large selection thus costs at most about n / 2 row reads.
  */
 import { countAnd } from "../dataset/bits.ts"
@@ -13,7 +15,7 @@ import { type DenseCodes, type Dimension, postingsCount, postingsOf, type Postin
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { postingsCounts } from "./referential.ts"
 import { type Selection, selectionRows } from "./select.ts"
-import { ASCENDING_BIT, BIT_ROW } from "./terms.ts"
+import { ASCENDING_BIT, BIT_ROW, ROW_FILTER } from "./terms.ts"
 
 /** Which way `countSelection` counted and the work it did: for tests (cost bounds). */
 export interface CountStats {
@@ -24,7 +26,12 @@ export interface CountStats {
 
 /** Per-row values of a dimension: one code per row, or a list per row (disciplines). */
 export type Values =
-  | { readonly kind: "column"; readonly dim: Dimension }
+  | {
+    readonly kind: "column"
+    readonly dim: Dimension
+    /** Cumulative bitsets of its codes (`DatasetData.yearsUpTo`), when kept (birth years). */
+    readonly upTo?: Uint32Array
+  }
   | { readonly kind: "lists"; readonly perRow: Postings; readonly totals: Postings; readonly valueCount: number }
 
 const valueCount = (values: Values): number => (values.kind === "column" ? values.dim.values.length : values.valueCount)
@@ -72,6 +79,36 @@ const countByCodes = (values: Values, bits: Uint32Array, counts: Uint32Array): U
   return counts
 }
 
+/** `[lo, hi]`: the codes a selection may carry (all but 0 when it says none), for cumulative counts. */
+const allowedRange = (allowed: Uint8Array | undefined, codeCount: number): readonly [number, number] | undefined => {
+  if (allowed === undefined) return codeCount > 1 ? [1, codeCount - 1] : undefined
+  let lo = 0
+  let hi = 0
+  for (let code = 1; code < codeCount; code++) {
+    if (allowed[code] === 1) {
+      if (lo === 0) lo = code
+      hi = code
+    }
+  }
+  return lo === 0 ? undefined : [lo, hi]
+}
+
+/**
+ * Counts of the codes `[lo, hi]` (the others stay 0: a selection restricted to them, or rows of
+ * code 0 counted apart) by popcounts against cumulative bitsets: count(code ≤ k) minus
+ * count(code ≤ k − 1), one pass per code.
+ */
+const countByRanges = (upTo: Uint32Array, bits: Uint32Array, [lo, hi]: readonly [number, number], counts: Uint32Array): Uint32Array => {
+  const words = bits.length
+  let below = lo === 1 ? 0 : countAnd(bits, upTo.subarray((lo - 2) * words, (lo - 1) * words))
+  for (let code = lo; code <= hi; code++) {
+    const upToCode = countAnd(bits, upTo.subarray((code - 1) * words, code * words))
+    counts[code] = upToCode - below
+    below = upToCode
+  }
+  return counts
+}
+
 /** Per-value counts of `selection` (rows without a value count under code 0). */
 export const countSelection = (data: DatasetData, selection: Selection, values: Values, stats?: CountStats): Uint32Array => {
   const st: CountStats = stats ?? { strategy: "", visited: 0 }
@@ -101,12 +138,23 @@ export const countSelection = (data: DatasetData, selection: Selection, values: 
   }
   const n = data.size
   const words = bits.length
+  const yearRange = values.kind === "column" && values.upTo !== undefined && values.upTo.length > 0
+    ? allowedRange(selection.yearCodes, counts.length)
+    : undefined
+  const byRanges = yearRange === undefined ? Infinity : (yearRange[1] - yearRange[0] + 2) * words
   const { rows: postings, dense } = codesOf(values)
   let denseRows = 0
   for (const code of dense.codes) denseRows += postingsCount(postings, code)
   const byCodes = dense.codes.length * words + ASCENDING_BIT * (postings.rows.length - denseRows)
-  const bySet = words + BIT_ROW * c
-  const byUnset = words + BIT_ROW * (n - c) + counts.length
+  // A row's list of values costs a random read of its offsets besides its bit.
+  const perRow = values.kind === "column" ? BIT_ROW : BIT_ROW + ROW_FILTER
+  const bySet = words + perRow * c
+  const byUnset = words + perRow * (n - c) + counts.length
+  if (yearRange !== undefined && values.kind === "column" && values.upTo !== undefined && byRanges < Math.min(byCodes, bySet, byUnset)) {
+    st.strategy = "cumulative"
+    st.visited = byRanges
+    return countByRanges(values.upTo, bits, yearRange, counts)
+  }
   if (byCodes < bySet && byCodes < byUnset) {
     st.strategy = "codes"
     st.visited = byCodes

@@ -98,7 +98,8 @@ describe("repartition", () => {
       { sexe: ["Femelle", "Male"], race: ["Selle Francais", "Trotteur Francais", "Arabe"] },
       { avec_performances: "false" },
       { nom: "a", annee_max: 2000 },
-      { nom: "l a", sexe: ["Hongre"] }
+      { nom: "l a", sexe: ["Hongre"] },
+      { annee_min: 2020 }
     ]
     for (const input of inputs) {
       const selection = select(data, resolveFilters(data, input).pipe(Result.getOrThrow))
@@ -113,7 +114,7 @@ describe("repartition", () => {
       }
       expect(get(data, selection, "sexe").effectif_affiche).toBe(naiveSelect(naiveRows(records), input).length)
     }
-    expect([...strategies].sort()).toEqual(["codes", "set", "unset"])
+    expect([...strategies].sort()).toEqual(["codes", "cumulative", "set", "unset"])
   }, 60_000)
 
   it("clamps limite into 1..1000, ignores it for years, refuses unknown dimensions", () => {

@@ -50,7 +50,7 @@ const valuesOf = (data: DatasetData, dimension: RepartitionDimension): Values =>
     case "statut_reproducteur":
       return { kind: "column", dim: data.statut }
     case "annee_naissance":
-      return { kind: "column", dim: data.annee }
+      return { kind: "column", dim: data.annee, upTo: data.yearsUpTo }
   }
 }
 
