@@ -154,7 +154,8 @@ const columnTerm = (name: string, size: number, dim: Dimension, codes: ReadonlyA
       for (let row = 0; row < size; row++) if (allowed[column[row]] === 1) out[n++] = row
       return out
     },
-    rowsCost: codes.length <= 4 || estimate * 16 < size ? 2 * estimate : size,
+    // A merge of a few lists compares every row at each of its steps (unpredictable branches).
+    rowsCost: lists.length === 1 ? estimate : codes.length <= 4 || estimate * 16 < size ? 4 * estimate : size,
     filter: filterCodes(allowed, column),
     filterCost: ROW_FILTER,
     stored,
