@@ -60,11 +60,32 @@ export interface Provenance {
   readonly ingestedAt: string
 }
 
+/**
+ * Rows of the most frequent word prefixes, as bitsets: a one- or two-letter `nom` prefix covers
+ * hundreds of thousands of postings, and its bitset costs a pass over words instead.
+ */
+export interface PrefixSets {
+  /**
+   * The token ranges `[lo, hi)` (of `TokenIndex.tokens`) that have a set, as pairs
+   * (`ranges[2i]`, `ranges[2i + 1]`), sorted by `lo` then `hi`.
+   */
+  readonly ranges: Uint32Array
+  /** Distinct rows of each range. */
+  readonly counts: Uint32Array
+  /** One bitset per range, one after the other (`wordsFor(size)` words each). */
+  readonly bits: Uint32Array
+}
+
 /** Name-token index: sorted distinct folded words and, per word, the rows whose name holds it. */
 export interface TokenIndex {
   readonly tokens: ReadonlyArray<string>
   /** Rows per token, in fame order (most descendants first, then folded name, then file order). */
   readonly rows: Postings
+  /** Token ids per token length (the "rows" of length L), in token order. */
+  readonly byLength: Postings
+  /** Folded name (`DatasetData.nameKey`) → its distinct tokens, ascending. */
+  readonly keyTokens: Postings
+  readonly prefixSets: PrefixSets
 }
 
 /**
@@ -115,6 +136,14 @@ export interface DatasetData {
   readonly rowDisciplines: Postings
   /** Rows carrying performances, ascending. */
   readonly withPerformances: Uint32Array
+  /** The same rows as a bitset (see `bits.ts`). */
+  readonly withPerformancesBits: Uint32Array
+  /**
+   * Cumulative bitsets of the birth years, one after the other (set k: the rows born in one of
+   * the first k + 1 years, `annee` codes 1..k+1), so that a range of years is one or two word
+   * passes; empty when the years are too many (see `cumulativeCodes`).
+   */
+  readonly yearsUpTo: Uint32Array
 
   readonly links: Links
   /** Direct offspring per row (as `pere` or `mere`): birth year ascending (absent last), folded name, file order. */
@@ -123,6 +152,8 @@ export interface DatasetData {
   /** Rows in folded-name order, ties in file order; `nameRank` is its inverse. */
   readonly byName: Uint32Array
   readonly nameRank: Uint32Array
+  /** Row → rank of its folded name among the distinct folded names: equal iff two names fold alike. */
+  readonly nameKey: Uint32Array
   /** Rows by birth year ascending, ties in file order, rows without year last. */
   readonly byYear: Uint32Array
   readonly names: TokenIndex

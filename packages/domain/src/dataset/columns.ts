@@ -35,6 +35,20 @@ export const postingsCount = (postings: Postings, key: number): number =>
   postings.offsets[key + 1] - postings.offsets[key]
 
 /**
+ * Bitsets (see `bits.ts`) of the codes of a column that hold at least 1/DENSE_SHARE of the rows:
+ * a filter on such a code is ANDed word by word, and a breakdown counts it with a popcount.
+ */
+export interface DenseCodes {
+  /** The frequent codes, ascending. */
+  readonly codes: Uint32Array
+  /** Their bitsets, one after the other in the order of `codes` (`wordsFor(size)` words each). */
+  readonly bits: Uint32Array
+}
+
+/** A code is dense from this share of the rows on (a bitset then costs less than its row list). */
+export const DENSE_SHARE = 16
+
+/**
  * A categorical column: `codes[row]` indexes `values`; code 0 is reserved for "absent" and
  * `values[0]` is `""`. `rows` lists, for each code, the rows that carry it (file order).
  */
@@ -42,6 +56,13 @@ export interface Dimension {
   readonly values: ReadonlyArray<string>
   readonly codes: Uint8Array | Uint16Array | Uint32Array
   readonly rows: Postings
+  readonly dense: DenseCodes
+}
+
+/** The bitset of a dense code of a column, or undefined when the code is not dense. */
+export const denseBits = (dense: DenseCodes, code: number, words: number): Uint32Array | undefined => {
+  const i = lowerBound(dense.codes, code)
+  return i < dense.codes.length && dense.codes[i] === code ? dense.bits.subarray(i * words, (i + 1) * words) : undefined
 }
 
 /** First index from `from` of a sorted array whose value is not less than `value`. */

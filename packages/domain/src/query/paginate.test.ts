@@ -80,7 +80,7 @@ describe("listPage", () => {
           const page = orderedWindow(data, selection, tri, offset, limite, stats, force)
           expect([...page]).toEqual(expected)
           // A selection given as explicit rows (bitmap membership) gives the same page.
-          const listed = selectionRows(data, selection)
+          const listed = selectionRows(selection)
           if (listed !== undefined) {
             expect([...orderedWindow(data, selectionOfRows(listed), tri, offset, limite, stats, force)]).toEqual(expected)
           }
@@ -206,7 +206,8 @@ describe("listPage cost (regression: the hot paths keep their index)", () => {
     const page = listPage(data, late, "nom", 0, 20, stats)
     expect([...page.rows]).toEqual([...data.byName.slice(Math.floor(n * 0.7), Math.floor(n * 0.7) + 20)])
     expect(stats.strategy.startsWith("walk→")).toBe(true)
-    expect(stats.visited).toBeLessThan(2 * late.count + n / 16)
+    // The walk stops once it has cost what the rank bitmap costs: the two stay within a few passes of the selection.
+    expect(stats.visited).toBeLessThan(3 * late.count + n / 16)
     const recent = {
       ...selectionOfRows(Uint32Array.from(data.byYear.filter((row) => data.year[row] >= 2020)).sort()),
       test: (row: number) => data.year[row] >= 2020

@@ -9,8 +9,9 @@
 import { Result } from "effect"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import type { QueryResult } from "./errors.ts"
-import { inCodeOrder, type Modalite, postingsCounts, topByFrequency, unknownDimension } from "./referential.ts"
-import { countColumnInBits, type Selection, selectionRows } from "./select.ts"
+import { type CountStats, countSelection, type Values } from "./counting.ts"
+import { inCodeOrder, type Modalite, topByFrequency, unknownDimension } from "./referential.ts"
+import type { Selection } from "./select.ts"
 
 export const REPARTITION_DIMENSIONS = ["race", "robe", "sexe", "discipline", "annee_naissance", "statut_reproducteur"] as const
 export type RepartitionDimension = (typeof REPARTITION_DIMENSIONS)[number]
@@ -36,61 +37,43 @@ export const clampRepartitionLimite = (limite: number | undefined): number =>
 export const isRepartitionDimension = (value: string): value is RepartitionDimension =>
   (REPARTITION_DIMENSIONS as ReadonlyArray<string>).includes(value)
 
-/** Counts per code of a single-valued column over the selected rows. */
-const countColumn = (codes: ArrayLike<number>, valueCount: number, rows: Uint32Array): Uint32Array => {
-  const counts = new Uint32Array(valueCount)
-  for (let i = 0; i < rows.length; i++) counts[codes[rows[i]]]++
-  return counts
+const valuesOf = (data: DatasetData, dimension: RepartitionDimension): Values => {
+  switch (dimension) {
+    case "discipline":
+      return { kind: "lists", perRow: data.rowDisciplines, totals: data.discipline.rows, valueCount: data.discipline.values.length }
+    case "race":
+      return { kind: "column", dim: data.race }
+    case "robe":
+      return { kind: "column", dim: data.robe }
+    case "sexe":
+      return { kind: "column", dim: data.sexe }
+    case "statut_reproducteur":
+      return { kind: "column", dim: data.statut }
+    case "annee_naissance":
+      return { kind: "column", dim: data.annee, upTo: data.yearsUpTo }
+  }
 }
 
-const countsOf = (data: DatasetData, selection: Selection, dimension: RepartitionDimension): {
-  readonly values: ReadonlyArray<string>
-  readonly counts: Uint32Array
-} => {
-  if (dimension === "discipline") {
-    const values = data.discipline.values
-    const rows = selectionRows(data, selection)
-    if (rows === undefined) return { values, counts: postingsCounts(data.discipline.rows) }
-    const counts = new Uint32Array(values.length)
-    const { offsets, rows: perRow } = data.rowDisciplines
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[i]
-      for (let j = offsets[row]; j < offsets[row + 1]; j++) counts[perRow[j]]++
-    }
-    return { values, counts }
-  }
-  const dim = dimension === "race"
-    ? data.race
-    : dimension === "robe"
-    ? data.robe
-    : dimension === "sexe"
-    ? data.sexe
-    : dimension === "statut_reproducteur"
-    ? data.statut
-    : data.annee
-  if (selection.all) return { values: dim.values, counts: postingsCounts(dim.rows) }
-  return {
-    values: dim.values,
-    counts: selection.bits === undefined
-      ? countColumn(dim.codes, dim.values.length, selectionRows(data, selection) ?? new Uint32Array(0))
-      : countColumnInBits(dim.codes, dim.values.length, selection.bits)
-  }
-}
+const labelsOf = (values: Values, data: DatasetData): ReadonlyArray<string> =>
+  values.kind === "column" ? values.dim.values : data.discipline.values
 
 /**
  * Breakdown of `selection` along `dimension` (one of REPARTITION_DIMENSIONS). `limite` is brought
  * back into 1..1000 here (default 50) and ignored for `annee_naissance`. The whole Dataset reads
- * the postings lengths; a selection is counted in one pass over its rows (over its bits when it is
- * held as bits, without listing it).
+ * the postings lengths; a selection is counted the cheapest way (`counting.ts`), which `stats`
+ * reports when given.
  */
 export const repartition = (
   data: DatasetData,
   selection: Selection,
   dimension: string,
-  limite?: number
+  limite?: number,
+  stats?: CountStats
 ): QueryResult<Repartition> => {
   if (!isRepartitionDimension(dimension)) return Result.fail(unknownDimension(dimension, REPARTITION_DIMENSIONS))
-  const { values, counts } = countsOf(data, selection, dimension)
+  const source = valuesOf(data, dimension)
+  const values = labelsOf(source, data)
+  const counts = countSelection(data, selection, source, stats)
   const donnees = dimension === "annee_naissance"
     ? inCodeOrder(values, counts)
     : topByFrequency(values, counts, clampRepartitionLimite(limite))

@@ -8,15 +8,17 @@
  *
  * Strategies, chosen by estimated cost (c = selection size, n = Dataset size, k = offset + limite):
  * - whole Dataset: read the permutation (`byName`) or the year buckets (`annee.rows`) directly: O(k);
- * - walk: follow the permutation / year buckets in order, testing membership (a column test or a
- *   bitmap), until k rows are found: expected O(k·n/c), abandoned past a budget;
+ * - walk: follow the permutation / year buckets in order, testing membership (the selection's
+ *   bitset, or one of its rows), until k rows are found: expected O(k·n/c), abandoned past a budget;
  * - small selection, by name: sort the rows' `nameRank`s (unique, so `byName[rank]` gives the row back);
  * - large selection, by name: a bitmap over name ranks, scanned 32 ranks per word: O(c + n/32);
  * - by year: a counting pass and a placing pass over the selection: O(c), no sort.
  */
-import { arenaGet } from "../dataset/columns.ts"
+import { bitsWindow, wordsFor } from "../dataset/bits.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
-import { membership, rowWords, type RowTest, type Selection, selectionRows } from "./select.ts"
+import { sameFoldedName } from "./nameTokens.ts"
+import { ASCENDING_BIT, BIT_ROW, RANDOM_BIT } from "./terms.ts"
+import { membership, type RowTest, type Selection, selectionRows } from "./select.ts"
 
 export const TRIS = ["naturel", "nom", "annee", "-naturel", "-nom", "-annee"] as const
 export type Tri = (typeof TRIS)[number]
@@ -38,10 +40,18 @@ export type Strategy = "walk" | "sort" | "bitmap" | "count"
 const noStats = (): PageStats => ({ strategy: "", visited: 0 })
 
 /**
- * Cost units (about one sequential read of a row's column): a walk step reads a permutation
- * and tests a row at random, several times dearer than listing a lazy selection in one pass.
+ * Cost units, those of `terms.ts` (a word of a bitset pass is 1): a walk step reads a permutation
+ * and tests a row at random; a sort compares ranks; a rank bitmap sets a bit at random.
  */
-const WALK_STEP = 4
+const WALK_STEP = 6
+const SORT_STEP = 2.5
+/**
+ * Steps a walk may take before it gives up for the other strategy: twice those expected, and at
+ * least what the other strategy would cost (rows are not spread evenly in the order: names
+ * holding a D-word are rare among those beginning with Z; walking on costs at most twice the
+ * better choice made in hindsight).
+ */
+const walkBudget = (expected: number, otherCost: number): number => Math.max(2 * expected + 1024, otherCost / WALK_STEP)
 
 /** Answered by a cursor: no more rows. */
 const END = -1
@@ -50,22 +60,13 @@ const GAVE_UP = -2
 
 type Cursor = () => number
 
-// ---------------------------------------------------------------------------------------------
-// Folded-name equality, for ties of `-nom`.
+/** Work to list a selection held as a bitset (a pass over its words, then its rows); none when listed. */
+const listingCost = (data: DatasetData, selection: Selection): number =>
+  selection.rows === undefined ? wordsFor(data.size) + BIT_ROW * selection.count : 0
 
-const sameBytes = (data: DatasetData, a: number, b: number): boolean => {
-  const { bytes, offsets } = data.nom
-  const la = offsets[a + 1] - offsets[a]
-  if (la !== offsets[b + 1] - offsets[b]) return false
-  const sa = offsets[a]
-  const sb = offsets[b]
-  for (let i = 0; i < la; i++) if (bytes[sa + i] !== bytes[sb + i]) return false
-  return true
-}
-
-/** True when two rows' names fold alike (they tie in name order). */
-export const sameFoldedName = (data: DatasetData, a: number, b: number): boolean =>
-  sameBytes(data, a, b) || rowWords(data, a).join(" ") === rowWords(data, b).join(" ")
+/** Work to build a membership test: none for a bitset, a bitset of its rows for a listed selection. */
+const membershipCost = (data: DatasetData, selection: Selection): number =>
+  selection.test === undefined ? wordsFor(data.size) + ASCENDING_BIT * selection.count : 0
 
 // ---------------------------------------------------------------------------------------------
 // Windows from cursors.
@@ -253,18 +254,18 @@ const nameWindow = (
     return reverseNameWindowAll(data, offset, limite, stats)
   }
   const c = selection.count
-  // A lazy selection must be listed (one pass over all rows) before a sort or a rank bitmap.
-  const listCost = selection.rows === undefined ? n : 0
-  const rows = (): Uint32Array => selectionRows(data, selection) ?? new Uint32Array(0)
+  const listCost = listingCost(data, selection)
+  const rows = (): Uint32Array => selectionRows(selection) ?? new Uint32Array(0)
   const k = offset + limite
   const walkEstimate = Math.min(n, (k * n) / Math.max(c, 1))
-  const walkCost = imposed === undefined ? WALK_STEP * walkEstimate + (selection.test === undefined ? 2 * c : 0) : imposed === "walk" ? 0 : Infinity
-  const sortCost = imposed === undefined ? listCost + c * (2 + Math.log2(c + 1)) : imposed === "sort" ? 0 : Infinity
-  const bitmapCost = imposed === undefined ? listCost + 3 * c + n / 32 : imposed === "bitmap" ? 0 : Infinity
+  const walkCost = imposed === undefined ? WALK_STEP * walkEstimate + membershipCost(data, selection) : imposed === "walk" ? 0 : Infinity
+  const sortCost = imposed === undefined ? listCost + c * (2 + SORT_STEP * Math.log2(c + 1)) : imposed === "sort" ? 0 : Infinity
+  const bitmapCost = imposed === undefined ? listCost + RANDOM_BIT * c + wordsFor(n) : imposed === "bitmap" ? 0 : Infinity
   if (walkCost <= sortCost && walkCost <= bitmapCost) {
     stats.strategy = "walk"
     const has = membership(data, selection)
-    const page = windowOf(data, walkCursor(data.byName, forward, has, stats, 4 * walkEstimate + 1024), offset, limite, fixTies)
+    const budget = walkBudget(walkEstimate, Math.min(sortCost, bitmapCost))
+    const page = windowOf(data, walkCursor(data.byName, forward, has, stats, budget), offset, limite, fixTies)
     if (page !== undefined) return page
   }
   if (sortCost <= bitmapCost) {
@@ -321,7 +322,7 @@ const yearWindow = (
   }
   const c = selection.count
   const n = data.size
-  const listCost = selection.rows === undefined ? n : 0
+  const listCost = listingCost(data, selection)
   const allowed = selection.yearCodes
   let reachable = n
   if (allowed !== undefined) {
@@ -329,12 +330,12 @@ const yearWindow = (
     for (let code = 0; code < values.length; code++) if (allowed[code] === 1) reachable += postings.offsets[code + 1] - postings.offsets[code]
   }
   const walkEstimate = Math.min(reachable, (end * reachable) / Math.max(c, 1))
-  const walkCost = WALK_STEP * walkEstimate + (selection.test === undefined ? 2 * c : 0)
-  const countCost = listCost + 2 * c
+  const walkCost = WALK_STEP * walkEstimate + membershipCost(data, selection)
+  const countCost = listCost + 6 * c
   if (force === undefined ? walkCost < countCost : force === "walk") {
     stats.strategy = "walk"
     const has = membership(data, selection)
-    const budget = 4 * walkEstimate + 1024
+    const budget = walkBudget(walkEstimate, countCost)
     const out: Array<number> = []
     let seen = 0
     let steps = 0
@@ -361,7 +362,7 @@ const yearWindow = (
     stats.strategy = "count"
   }
   // Counting pass, then a placing pass that keeps only the window: stable, O(c).
-  const rows = selectionRows(data, selection) ?? new Uint32Array(0)
+  const rows = selectionRows(selection) ?? new Uint32Array(0)
   const counts = new Uint32Array(values.length)
   for (let i = 0; i < c; i++) counts[codes[rows[i]]]++
   const position = new Uint32Array(values.length)
@@ -379,41 +380,6 @@ const yearWindow = (
     if (p >= offset && p < end) out[p - offset] = row
   }
   return out
-}
-
-// ---------------------------------------------------------------------------------------------
-// File order of a lazy selection.
-
-/** Walks rows in file order testing membership: expected O(k·n/c); undefined past the budget. */
-const lazyFileWindow = (
-  data: DatasetData,
-  selection: Selection,
-  forward: boolean,
-  offset: number,
-  limite: number,
-  stats: PageStats
-): Uint32Array | undefined => {
-  stats.strategy = "walk"
-  const n = data.size
-  const has = membership(data, selection)
-  const end = offset + limite
-  const budget = (4 * end * n) / Math.max(selection.count, 1) + 1024
-  const out: Array<number> = []
-  let seen = 0
-  let steps = 0
-  let i = 0
-  for (; i < n; i++) {
-    const row = forward ? i : n - 1 - i
-    if (has(row)) {
-      if (seen >= offset) out.push(row)
-      if (++seen >= end) break
-    } else if (++steps > budget) {
-      stats.visited += i
-      return undefined
-    }
-  }
-  stats.visited += i
-  return Uint32Array.from(out)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -442,14 +408,15 @@ export const orderedWindow = (
   switch (tri) {
     case "naturel":
     case "-naturel": {
-      if (!selection.all && selection.rows === undefined) {
-        const page = lazyFileWindow(data, selection, tri === "naturel", offset, limite, stats)
-        if (page !== undefined) return page
+      if (selection.bits !== undefined) {
+        stats.strategy = "bits"
+        stats.visited = selection.bits.length
+        return bitsWindow(selection.bits, tri === "naturel", offset, limite)
       }
-      stats.strategy = stats.strategy === "walk" ? "walk→list" : "direct"
+      stats.strategy = "direct"
       const length = Math.min(limite, count - offset)
       const out = new Uint32Array(length)
-      const rows = selectionRows(data, selection)
+      const rows = selectionRows(selection)
       for (let i = 0; i < length; i++) {
         const position = tri === "naturel" ? offset + i : count - 1 - offset - i
         out[i] = rows === undefined ? position : rows[position]
@@ -466,6 +433,3 @@ export const orderedWindow = (
   }
 }
 
-/** The folded name of a row, as sorted by `tri=nom` (for tests and diagnostics). */
-export const foldedName = (data: DatasetData, row: number): string =>
-  arenaGet(data.nom, row).length === 0 ? "" : rowWords(data, row).join(" ")

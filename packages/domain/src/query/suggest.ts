@@ -8,20 +8,21 @@
  * descendants first, then folded name, then file order), the order of the token postings.
  *
  * Driving: tokens beginning with the last word are visited by length, shortest first (score
- * descending), through a per-length sorted token list built once per Dataset; the postings of
- * the tokens of one length are merged by fame with a heap and consumed only until `limite` rows
- * are found, so `q=A` at 4.45 M rows reads about `limite` postings. A multi-word query is
- * either driven the same way, each row checked against a bitmap of its rarest exact word, or,
- * when that word is rare enough (estimated cost), by scanning that word's postings.
+ * descending), through the tokens grouped by length (`TokenIndex.byLength`); the postings of the
+ * tokens of one length are merged by fame with a heap and consumed only until `limite` rows are
+ * found, so `q=A` at 4.45 M rows reads about `limite` postings. A multi-word query checks each
+ * row against its whole words on the row's tokens (a few integer comparisons); it is driven that
+ * way while the matches come often enough, else (a rare combination of frequent words) by the
+ * postings of its rarest whole word, in fame order, each kept under its score: its cost is then
+ * bounded by that word's rows, never by the last word's.
  */
 import { Result } from "effect"
-import { postingsOf } from "../dataset/columns.ts"
 import type { DatasetData, TokenIndex } from "../dataset/DatasetData.ts"
 import { foldWords } from "../text/fold.ts"
 import { InvalidParameter, type QueryResult } from "./errors.ts"
 import { foldedLookup, yearOfCode } from "./filters.ts"
 import { referential, REFERENTIEL_DIMENSIONS } from "./referential.ts"
-import { bitsOfLists, exactToken, FOLD_COST, hasBit, prefixRange, rowWords } from "./select.ts"
+import { exactToken, hasTokenIn, prefixRange, prefixSet } from "./nameTokens.ts"
 
 export interface Suggestion {
   readonly row: number
@@ -60,49 +61,20 @@ export interface SuggestStats {
   tokens: number
 }
 
-// ---------------------------------------------------------------------------------------------
-// Tokens grouped by length (sorted within a length), built once per token index.
-
-interface LengthIndex {
-  /** Token ids of length L are `ids[offsets[L]..offsets[L+1]]`, in token (sorted) order. */
-  readonly offsets: Uint32Array
-  readonly ids: Uint32Array
-  readonly maxLength: number
-}
-
-const lengthIndexes = new WeakMap<TokenIndex, LengthIndex>()
-
-const lengthIndex = (names: TokenIndex): LengthIndex => {
-  let index = lengthIndexes.get(names)
-  if (index === undefined) {
-    const tokens = names.tokens
-    let maxLength = 0
-    for (const token of tokens) if (token.length > maxLength) maxLength = token.length
-    const offsets = new Uint32Array(maxLength + 2)
-    for (const token of tokens) offsets[token.length + 1]++
-    for (let l = 0; l <= maxLength; l++) offsets[l + 1] += offsets[l]
-    const cursor = offsets.slice(0, maxLength + 1)
-    const ids = new Uint32Array(tokens.length)
-    for (let t = 0; t < tokens.length; t++) ids[cursor[tokens[t].length]++] = t
-    index = { offsets, ids, maxLength }
-    lengthIndexes.set(names, index)
-  }
-  return index
-}
-
 /** Ids of the tokens of length `length` beginning with `prefix`, in token order. */
-const tokensOfLength = (names: TokenIndex, index: LengthIndex, length: number, prefix: string): Array<number> => {
-  const tokens = names.tokens
-  let lo = index.offsets[length]
-  let hi = index.offsets[length + 1]
+const tokensOfLength = (names: TokenIndex, length: number, prefix: string): Array<number> => {
+  const { tokens, byLength } = names
+  const ids = byLength.rows
+  let lo = byLength.offsets[length]
+  let hi = byLength.offsets[length + 1]
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
-    if (tokens[index.ids[mid]] < prefix) lo = mid + 1
+    if (tokens[ids[mid]] < prefix) lo = mid + 1
     else hi = mid
   }
   const out: Array<number> = []
-  for (let i = lo; i < index.offsets[length + 1]; i++) {
-    const t = index.ids[i]
+  for (let i = lo; i < byLength.offsets[length + 1]; i++) {
+    const t = ids[i]
     if (!tokens[t].startsWith(prefix)) break
     out.push(t)
   }
@@ -122,16 +94,6 @@ export const fameCompare = (data: DatasetData, a: number, b: number): number => 
 /** Score of the last query word against one word of a name (0 when it is not a prefix). */
 export const wordScore = (last: string, word: string): number =>
   !word.startsWith(last) ? 0 : word.length === last.length ? 1 : last.length / word.length
-
-/** Best score of the last query word over a name's words. */
-const bestScore = (last: string, words: ReadonlyArray<string>): number => {
-  let best = 0
-  for (const word of words) {
-    const s = wordScore(last, word)
-    if (s > best) best = s
-  }
-  return best
-}
 
 /** A min-heap of postings cursors keyed by the fame of their current row. */
 class FameHeap {
@@ -204,22 +166,68 @@ class FameHeap {
   }
 }
 
-/** Relative cost of one heap pop (fame comparisons, the seen-set) against marking a posting. */
-const POP_COST = 40
+/**
+ * Relative cost of one heap pop (fame comparisons, the seen-set) against checking one row of the
+ * rarest whole word: the prefix drive of a multi-word query gives up past the scan's cost.
+ */
+const POP_COST = 32
 
-/** Estimated cost of scanning the rarest exact word's postings, folding each row's name. */
-const scanCost = (rarestCount: number): number => rarestCount * FOLD_COST
+const scoreOf = (last: string, length: number): number => (length === last.length ? 1 : last.length / length)
 
 /**
- * Estimated cost of the prefix drive checked against a bitmap of the rarest exact word: the
- * bitmap (allocation and marks), then about limite·n/rarestCount pops (at most every posting of
- * the last word's tokens).
+ * The rows of the rarest whole word (postings in fame order) that hold every whole word and a
+ * word beginning with `last`, each under its best score (its shortest such word): the first
+ * `max` of each length are kept, then taken shortest first.
  */
-const prefixCost = (data: DatasetData, last: string, rarestCount: number, limite: number): number => {
-  const [lo, hi] = prefixRange(data.names.tokens, last)
-  const lastPostings = data.names.rows.offsets[hi] - data.names.rows.offsets[lo]
-  const pops = Math.min(lastPostings, (limite * data.size) / Math.max(rarestCount, 1))
-  return data.size / 16 + rarestCount + pops * POP_COST
+const scanWord = (
+  data: DatasetData,
+  rarest: number,
+  exact: ReadonlyArray<number>,
+  last: string,
+  max: number,
+  st: SuggestStats
+): Array<Suggestion> => {
+  const { tokens, rows: postings, keyTokens } = data.names
+  const [lo, hi] = prefixRange(tokens, last)
+  if (lo === hi) return []
+  let shortest = Infinity
+  for (let t = lo; t < hi; t++) if (tokens[t].length < shortest) shortest = tokens[t].length
+  const wanted = Uint32Array.from(exact).sort()
+  // Most rows of a frequent whole word lack the completion: when the prefix has a bitset, one bit says so.
+  const completions = prefixSet(data, lo, hi)?.bits
+  const buckets = new Map<number, Array<number>>()
+  const { offsets: keyOffsets, rows: keyRows } = keyTokens
+  const nameKey = data.nameKey
+  const end = postings.offsets[rarest + 1]
+  let i = postings.offsets[rarest]
+  for (; i < end; i++) {
+    const row = postings.rows[i]
+    if (completions !== undefined && ((completions[row >>> 5] >>> (row & 31)) & 1) === 0) continue
+    const key = nameKey[row]
+    // The name's tokens ascending: the whole words found in order, the shortest completion of `last`.
+    let found = 0
+    let length = Infinity
+    for (let j = keyOffsets[key]; j < keyOffsets[key + 1]; j++) {
+      const t = keyRows[j]
+      if (found < wanted.length && t === wanted[found]) found++
+      if (t >= lo && t < hi && tokens[t].length < length) length = tokens[t].length
+    }
+    if (found < wanted.length || length === Infinity) continue
+    let bucket = buckets.get(length)
+    if (bucket === undefined) buckets.set(length, bucket = [])
+    if (bucket.length < max) bucket.push(row)
+    // Nothing later in fame order can outrank a full bucket of the best possible score.
+    if (length === shortest && bucket.length === max) break
+  }
+  st.visited += i - postings.offsets[rarest]
+  const results: Array<Suggestion> = []
+  for (const length of [...buckets.keys()].sort((a, b) => a - b)) {
+    for (const row of buckets.get(length) ?? []) {
+      if (results.length === max) return results
+      results.push({ row, score: scoreOf(last, length) })
+    }
+  }
+  return results
 }
 
 /**
@@ -239,6 +247,7 @@ export const suggest = (data: DatasetData, q: string, limite: number, stats?: Su
   const names = data.names
   const postings = names.rows
 
+  const exactTokens: Array<number> = []
   let rarest = -1
   for (const word of exact) {
     const t = exactToken(names.tokens, word)
@@ -247,74 +256,53 @@ export const suggest = (data: DatasetData, q: string, limite: number, stats?: Su
       st.strategy = "no-match"
       return []
     }
+    exactTokens.push(t)
     if (rarest < 0 || postings.offsets[t + 1] - postings.offsets[t] < postings.offsets[rarest + 1] - postings.offsets[rarest]) {
       rarest = t
     }
   }
 
   const rarestCount = rarest < 0 ? 0 : postings.offsets[rarest + 1] - postings.offsets[rarest]
-  if (rarest >= 0 && scanCost(rarestCount) <= prefixCost(data, last, rarestCount, max)) {
-    // Driven by the rarest exact word: its postings are in fame order, so a stable sort by score keeps ties right.
-    st.strategy = "exact-word"
-    const found: Array<Suggestion> = []
-    for (let i = postings.offsets[rarest]; i < postings.offsets[rarest + 1]; i++) {
-      const row = postings.rows[i]
-      st.visited++
-      const rowWordList = rowWords(data, row)
-      if (!exact.every((w) => rowWordList.includes(w))) continue
-      const score = bestScore(last, rowWordList)
-      if (score > 0) found.push({ row, score })
-    }
-    found.sort((a, b) => b.score - a.score)
-    return found.slice(0, max)
-  }
+  // A multi-word query's prefix drive stops past what scanning the rarest whole word would cost.
+  const budget = rarest < 0 ? Infinity : rarestCount / POP_COST
+  const check = (row: number): boolean => exactTokens.every((t) => hasTokenIn(data, row, t, t + 1))
 
   st.strategy = "prefix"
-  const index = lengthIndex(names)
   const results: Array<Suggestion> = []
   const seen = new Set<number>()
-  let check: ((row: number) => boolean) | undefined
-  if (rarest >= 0) {
-    // Rows holding the rarest exact word, in a bitset; the other exact words on the row's name.
-    const marked = bitsOfLists(data.size, [postingsOf(postings, rarest)])
-    st.visited += rarestCount
-    const others = exact.filter((w) => w !== names.tokens[rarest])
-    check = others.length === 0
-      ? (row) => hasBit(marked, row)
-      : (row) => {
-        if (!hasBit(marked, row)) return false
-        const rowWordList = rowWords(data, row)
-        return others.every((w) => rowWordList.includes(w))
-      }
-  }
-  for (let length = last.length; length <= index.maxLength && results.length < max; length++) {
-    if (index.offsets[length + 1] === index.offsets[length]) continue
-    const ids = tokensOfLength(names, index, length, last)
+  const byLength = names.byLength
+  const maxLength = byLength.offsets.length - 2
+  let pops = 0
+  for (let length = last.length; length <= maxLength && results.length < max; length++) {
+    if (byLength.offsets[length + 1] === byLength.offsets[length]) continue
+    const ids = tokensOfLength(names, length, last)
     if (ids.length === 0) continue
     st.tokens += ids.length
-    const score = length === last.length ? 1 : last.length / length
+    const score = scoreOf(last, length)
     const heap = new FameHeap(data)
     for (const t of ids) heap.push(postings.offsets[t], postings.offsets[t + 1])
     while (heap.size > 0 && results.length < max) {
+      if (++pops > budget) {
+        st.strategy = "prefix→exact-word"
+        return scanWord(data, rarest, exactTokens, last, max, st)
+      }
       const row = heap.pop()
       st.visited++
       if (seen.has(row)) continue
       seen.add(row)
-      if (check !== undefined && !check(row)) continue
+      if (rarest >= 0 && !check(row)) continue
       results.push({ row, score })
     }
   }
   return results
 }
 
-
 /**
  * Builds, ahead of the first request, the per-Dataset caches the queries otherwise build lazily
- * on first use: tokens by length (suggestions), folded dictionaries (filters), years per code,
- * and every reference list. Optional; call once after loading (each is O(dictionary size)).
+ * on first use: folded dictionaries (filters), years per code, and every reference list.
+ * Optional; call once after loading (each is O(dictionary size)).
  */
 export const prepareQueries = (data: DatasetData): void => {
-  lengthIndex(data.names)
   for (const values of [data.race.values, data.robe.values, data.sexe.values, data.statut.values, data.discipline.values, data.indice.values]) {
     foldedLookup(values)
   }

@@ -4,12 +4,14 @@
  * at once when the parent came first, at the end otherwise), the columns, and in `finish` the
  * sorted indexes. It handles no record object and, apart from the final dictionaries, no string.
  */
+import { bitsOfLists } from "../bits.ts"
 import type { Dimension, Postings, StringArena } from "../columns.ts"
 import { type Anomalies, type DatasetData, LINK_NAME_OF_ROW, type LinkColumn, NO_ROW, NO_YEAR, type Provenance, SEXES } from "../DatasetData.ts"
 import { encodeId, ID_BYTES } from "../ids.ts"
 import { tableOfDistinct } from "../idTable.ts"
 import { LINK_KEYS } from "../SourceRecord.ts"
 import { ArenaBuilder, Growable, temporary } from "./growable.ts"
+import { byRank, cumulativeCodes, denseCodes, prefixSets, tokensByLength } from "./bitIndexes.ts"
 import { GrowingIdTable } from "./GrowingIdTable.ts"
 import { groupByCode, identity, indexProgeny, invert, invertThrough, inverse, orderByFame, orderByYear, sortByKey } from "./indexes.ts"
 import type { BytesColumn, CodesColumn, EncoderSummary, RowBatch } from "./RowBatch.ts"
@@ -83,11 +85,10 @@ class ListColumn {
   }
 }
 
-const dimension = (values: ReadonlyArray<string>, codes: Uint8Array | Uint16Array | Uint32Array): Dimension => ({
-  values,
-  codes,
-  rows: groupByCode(codes, values.length)
-})
+const dimension = (values: ReadonlyArray<string>, codes: Uint8Array | Uint16Array | Uint32Array): Dimension => {
+  const rows = groupByCode(codes, values.length)
+  return { values, codes, rows, dense: denseCodes(rows, codes.length) }
+}
 
 /** Narrowest unsigned array able to hold every code below `count`. */
 const narrow = (codes: Uint32Array, count: number): Uint8Array | Uint16Array | Uint32Array =>
@@ -300,9 +301,9 @@ export class DatasetAssembler {
 
     const names = summary.names
     const keyOfRow = this.#key.array.subarray(0, size)
-    const rankOfRow = temporary(Uint32Array, size)
-    for (let row = 0; row < size; row++) rankOfRow[row] = names.keyRank[keyOfRow[row]]
-    const byName = sortByKey(identity(size), rankOfRow, names.keyRank.length)
+    const nameKey = new Uint32Array(size)
+    for (let row = 0; row < size; row++) nameKey[row] = names.keyRank[keyOfRow[row]]
+    const byName = sortByKey(identity(size), nameKey, names.keyRank.length)
     const nameRank = inverse(byName)
 
     const year = this.#year.final()
@@ -317,6 +318,8 @@ export class DatasetAssembler {
     for (let row = 0; row < size; row++) {
       if (performances.offsets[row + 1] > performances.offsets[row]) withPerformances.push(row)
     }
+    const keyTokens = byRank(names.keyTokens, names.keyRank)
+    const tokenRows = invertThrough(nameKey, keyTokens, names.tokens.length, fame)
 
     const anomalies: Anomalies = {
       annee_naissance_absente: summary.anneeAbsente,
@@ -351,6 +354,8 @@ export class DatasetAssembler {
       indice: { values: summary.indice, rows: invert(rowIndices, summary.indice.length) },
       rowDisciplines,
       withPerformances: Uint32Array.from(withPerformances),
+      withPerformancesBits: bitsOfLists(size, [withPerformances]),
+      yearsUpTo: cumulativeCodes(annee.codes, annee.values.length, size),
       links: {
         pere,
         mere,
@@ -362,8 +367,15 @@ export class DatasetAssembler {
       progeny,
       byName,
       nameRank,
+      nameKey,
       byYear: orderByYear(annee.codes, annee.values.length),
-      names: { tokens: names.tokens, rows: invertThrough(keyOfRow, names.keyTokens, names.tokens.length, fame) }
+      names: {
+        tokens: names.tokens,
+        rows: tokenRows,
+        byLength: tokensByLength(names.tokens),
+        keyTokens,
+        prefixSets: prefixSets(names.tokens, tokenRows, size)
+      }
     }
   }
 }
