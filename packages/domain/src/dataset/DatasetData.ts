@@ -47,6 +47,8 @@ export interface Anomalies {
   readonly robe_absente: number
   readonly sans_filiation: number
   readonly slugs_non_deductibles: number
+  readonly textes_invalides: number
+  readonly types_invalides: number
 }
 
 export interface Provenance {

@@ -27,6 +27,16 @@ export interface SourcePerformance {
   readonly indices?: ReadonlyArray<SourceIndex>
 }
 
+/**
+ * Values a reader found present but unusable and left out of the record (so absent), counted in
+ * `anomalies` rather than rewritten: text that is not well-formed Unicode (bytes that were not
+ * UTF-8, a lone surrogate) and values of another JSON type than their field's.
+ */
+export interface RejectedValues {
+  readonly invalidText: number
+  readonly wrongType: number
+}
+
 export interface SourceRecord {
   /** As written in the source: may be unreadable, the Dataset builder decides. */
   readonly id?: string
@@ -43,6 +53,8 @@ export interface SourceRecord {
   readonly mere?: SourceLink
   readonly pere_de_mere?: SourceLink
   readonly performances?: ReadonlyArray<SourcePerformance>
+  /** What the reader left out of this record; absent when nothing was. */
+  readonly rejected?: RejectedValues
 }
 
 export const LINK_KEYS = ["pere", "mere", "pere_de_mere"] as const

@@ -48,7 +48,9 @@ describe("meta", () => {
         parents_pendants: 1,
         robe_absente: 2,
         sans_filiation: 2,
-        slugs_non_deductibles: 1
+        slugs_non_deductibles: 1,
+        textes_invalides: 0,
+        types_invalides: 0
       }
     })
     expect(m.jeu_de_donnees.url_modele).toBe(URL_FICHE_MODELE)

@@ -28,6 +28,7 @@ export const REMARQUES: ReadonlyArray<string> = [
   "Le champ « race » des fiches est parfois pollué : certaines fiches y portent un temps de course (ex. 1'10\"2 (ASC6H)) au lieu d'une race.",
   "La race d'un parent (pere, mere, pere_de_mere) est celle déclarée sur le lien de filiation, dans une autre nomenclature abrégée (référentiel « races_lien ») que le champ « race » des fiches ; le filtre race ne l'accepte pas.",
   "Certains parents sont référencés mais absents du fichier (« parents_pendants ») : ils sont servis sans identifiant, avec « fiche_disponible » à false, et un pedigree s'arrête à eux.",
+  "Une valeur présente mais inutilisable n'est jamais réécrite : un texte qui n'est pas de l'UTF-8 valide (« textes_invalides ») ou une valeur d'un autre type JSON que celui du champ (« types_invalides ») est servi comme absent et compté dans « anomalies ».",
   "Certaines années de naissance sont aberrantes (ex. 193) ; elles sont conservées et comptées dans annee_naissance_min/max.",
   "« Sans performances » signifie seulement qu'aucun indice n'est publié, non que l'équidé n'a jamais couru ni concouru.",
   "Aucune donnée personnelle n'est exposée : le nom du naisseur est écarté dès la lecture du fichier."

@@ -45,7 +45,7 @@ describe("resource schemas: required fields as the spec marks them", () => {
       S.AnomaliesSchema,
       "Anomalies",
       [],
-      ["annee_naissance_absente", "annee_naissance_min", "annee_naissance_max", "identifiants_illisibles", "parents_pendants", "robe_absente", "sans_filiation", "slugs_non_deductibles"]
+      ["annee_naissance_absente", "annee_naissance_min", "annee_naissance_max", "identifiants_illisibles", "parents_pendants", "robe_absente", "sans_filiation", "slugs_non_deductibles", "textes_invalides", "types_invalides"]
     ],
     [S.Decouverte, "Decouverte", [], ["nom", "description", "version", "source", "affiliation", "documentation", "openapi", "licence_donnees", "lignes", "endpoints", "gabarits_url"]],
     [S.Sante, "Sante", ["statut", "lignes", "version"], []],

@@ -16,7 +16,13 @@ export const AnomaliesSchema = Schema.Struct({
   parents_pendants: effectif("Identifiants de parents référencés mais absents du fichier (distincts)"),
   robe_absente: effectif("Fiches sans robe"),
   sans_filiation: effectif("Fiches dont aucun lien (pere, mere, pere_de_mere) ne porte d'identifiant lisible"),
-  slugs_non_deductibles: effectif("Fiches dont le slug diffère de celui qu'on déduit du nom")
+  slugs_non_deductibles: effectif("Fiches dont le slug diffère de celui qu'on déduit du nom"),
+  textes_invalides: effectif(
+    "Valeurs de texte écartées (servies comme absentes) parce qu'elles ne sont pas de l'Unicode bien formé : octets qui ne sont pas de l'UTF-8, demi-paire de substitution isolée"
+  ),
+  types_invalides: effectif(
+    "Valeurs écartées (servies comme absentes) parce que leur type JSON n'est pas celui du champ (un nombre pour nom, une liste pour sexe…)"
+  )
 }).annotate({ identifier: "Anomalies", description: "Défauts de la source, comptés à l'ingestion et conservés" })
 
 /** Provenance of the loaded extract. Unmarked (optional) in the spec; all sent. */

@@ -5,7 +5,7 @@
 import { LINK_FIELDS, CSV_COLUMNS } from "../format/csvColumns.ts"
 import type { SourceLink, SourceRecord } from "@equides/domain"
 import { errorMessage } from "./formatReader.ts"
-import { describeJsonType, linkOf, normalizePerformances, presentInteger } from "./normalize.ts"
+import { describeJsonType, droppedValues, linkOf, normalizePerformances, markedText, presentInteger, startRecord } from "./normalize.ts"
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
@@ -79,7 +79,7 @@ const INTEGER_TEXT = /^-?[0-9]+$/
 
 const cellText = (cells: ReadonlyArray<string>, at: number): string | undefined => {
   const cell = cells[at]
-  return cell.length > 0 ? cell : undefined
+  return cell.length === 0 ? undefined : markedText(cell)
 }
 
 const cellLink = (cells: ReadonlyArray<string>, at: LinkCells): SourceLink | undefined =>
@@ -91,8 +91,12 @@ const cellLink = (cells: ReadonlyArray<string>, at: LinkCells): SourceLink | und
     cellText(cells, at[4])
   )
 
-/** The record of a row of `layout.columnCount` cells, or why its `performances` cell is invalid. */
-export const csvRowToRecord = (cells: ReadonlyArray<string>, layout: CsvLayout): SourceRecord | string => {
+/**
+ * The record of a row of `layout.columnCount` cells, or why its `performances` cell is invalid.
+ * `invalidUtf8`: the file held bytes that are not UTF-8, marked (`markInvalidUtf8`).
+ */
+export const csvRowToRecord = (cells: ReadonlyArray<string>, layout: CsvLayout, invalidUtf8 = false): SourceRecord | string => {
+  startRecord(invalidUtf8)
   const record: Mutable<SourceRecord> = {}
   let text = cellText(cells, layout.id)
   if (text !== undefined) record.id = text
@@ -131,5 +135,7 @@ export const csvRowToRecord = (cells: ReadonlyArray<string>, layout: CsvLayout):
     const performances = normalizePerformances(value)
     if (performances !== undefined) record.performances = performances
   }
+  const rejected = droppedValues()
+  if (rejected !== undefined) record.rejected = rejected
   return record
 }

@@ -4,8 +4,10 @@
  */
 import { Readable, pipeline } from "node:stream"
 import { CsvError, parse } from "csv-parse"
+import { isUtf8 } from "node:buffer"
 import { csvLayout, csvRowToRecord, type CsvLayout } from "./csvLayout.ts"
 import { failureAt, type FormatReader, isLoadFailure, type LoadFailure, nextOf } from "./formatReader.ts"
+import { markInvalidUtf8 } from "./normalize.ts"
 import { inputFailure } from "./sourceFile.ts"
 
 const NEWLINE = 0x0a
@@ -71,15 +73,61 @@ const csvFailure = (error: unknown): LoadFailure => {
   return inputFailure(error)
 }
 
+/**
+ * Chunks whose bytes that are not UTF-8 are marked (`markInvalidUtf8`) rather than decoded to
+ * U+FFFD by csv-parse, so that the cells holding them are left out and counted. A sequence cut by
+ * a chunk's end waits for the next chunk.
+ */
+export class Utf8Marker {
+  /** Some chunk held bytes that are not UTF-8: cells must be checked for the mark. */
+  marked = false
+  #tail: Buffer | undefined
+
+  push(chunk: Buffer): Buffer {
+    const bytes = this.#tail === undefined ? chunk : Buffer.concat([this.#tail, chunk])
+    const end = completeEnd(bytes)
+    this.#tail = end < bytes.length ? Buffer.from(bytes.subarray(end)) : undefined
+    return this.#checked(bytes, end)
+  }
+
+  end(): Buffer | undefined {
+    const tail = this.#tail
+    this.#tail = undefined
+    return tail === undefined ? undefined : this.#checked(tail, tail.length)
+  }
+
+  #checked(bytes: Buffer, end: number): Buffer {
+    if (isUtf8(bytes.subarray(0, end))) return bytes.subarray(0, end)
+    this.marked = true
+    return markInvalidUtf8(bytes, 0, end)
+  }
+}
+
+/** Where the last UTF-8 sequence of `bytes` starts when it is cut short, else its length. */
+const completeEnd = (bytes: Buffer): number => {
+  for (let back = 1; back <= 3 && back <= bytes.length; back++) {
+    const b = bytes[bytes.length - back]
+    if ((b & 0xc0) === 0x80) continue
+    const length = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1
+    return length > back ? bytes.length - back : bytes.length
+  }
+  return bytes.length
+}
+
 export const readCsvRecords: FormatReader = async (chunks, sink, onChunk) => {
   const counter = new LineCounter()
+  const utf8 = new Utf8Marker()
   async function* counted(): AsyncGenerator<Buffer> {
     for (;;) {
       const step = await chunks.next()
-      if (step.done === true) return
+      if (step.done === true) {
+        const tail = utf8.end()
+        if (tail !== undefined) yield tail
+        return
+      }
       counter.count(step.value)
       onChunk(counter.lines)
-      yield step.value
+      yield utf8.push(step.value)
     }
   }
   // Width is checked here, not by csv-parse, to name the expected and found cell counts.
@@ -107,7 +155,7 @@ export const readCsvRecords: FormatReader = async (chunks, sink, onChunk) => {
       if (cells.length !== layout.columnCount) {
         return { line, reason: `expected ${layout.columnCount} cells, found ${cells.length}` }
       }
-      const record = csvRowToRecord(cells, layout)
+      const record = csvRowToRecord(cells, layout, utf8.marked)
       if (typeof record === "string") return { line, reason: record }
       records++
       const rejection = sink(record, line)

@@ -5,7 +5,8 @@
  *
  * Light imports only: the encoding worker (`encodeWorker.ts`) loads this module.
  */
-import { describeJsonType, normalizeRecord } from "./normalize.ts"
+import { isUtf8 } from "node:buffer"
+import { describeJsonType, markInvalidUtf8, normalizeRecord } from "./normalize.ts"
 import type { RecordSpans } from "@equides/domain/build"
 import { errorMessage, type LoadFailure, type RecordSink } from "./formatReader.ts"
 import { LineScanner } from "./lineScanner.ts"
@@ -84,10 +85,13 @@ export class JsonLinesDecoder {
       }
     }
     // A newline byte never falls inside a UTF-8 sequence: decoding line by line gives the same text.
-    return this.#line(bytes.toString("utf8", start, end))
+    // Bytes that are not UTF-8 are marked, not replaced by U+FFFD: the values holding them are
+    // left out and counted (`normalize.ts`).
+    if (isUtf8(bytes.subarray(start, end))) return this.#line(bytes.toString("utf8", start, end), false)
+    return this.#line(markInvalidUtf8(bytes, start, end).toString("utf8"), true)
   }
 
-  #line(text: string): LoadFailure | undefined {
+  #line(text: string, marked: boolean): LoadFailure | undefined {
     const line = ++this.lines
     if (text.length === 0) return undefined
     let first = text.charCodeAt(0)
@@ -103,7 +107,7 @@ export class JsonLinesDecoder {
     } catch (error) {
       return { line, reason: `invalid JSON: ${errorMessage(error)}` }
     }
-    const record = normalizeRecord(value)
+    const record = normalizeRecord(value, marked)
     if (record === undefined) return { line, reason: `expected a JSON object, found ${describeJsonType(value)}` }
     this.records++
     const rejection = this.#sink(record, line)

@@ -341,13 +341,19 @@ describe("LineScanner", () => {
       annee_naissance: 2012.0,
       nom: "",
       race: null,
-      sexe: 1,
       pere: { id: "x", pays: "" },
-      performances: [{ indices: [{ valeur: 59, coefficient: -0 }, {}, 3] }, {}, "x"],
+      performances: [{ indices: [{ valeur: 59, coefficient: -0 }, {}, null] }, {}, null],
       id: "abc"
     }))
     expect(spans?.annee).toBe(2012)
     expect(spans?.performances).toStrictEqual([{ indices: [{ coefficient: 0, valeur: "59" }] }])
+    // A value of the wrong type is the normaliser's to count (`types_invalides`): the line leaves the fast path.
+    for (const wrong of ["{\"sexe\": 1}", "{\"sexe\": [\"Male\"]}", "{\"nom\": true}", "{\"pere\": \"X\"}", "{\"pere\": [1]}", "{\"annee_naissance\": \"1990\"}", "{\"performances\": {}}", "{\"performances\": [3]}", "{\"pere\": {\"pays\": 1}}", "{\"record\": {}}", "{\"performances\": [{\"indices\": [{\"valeur\": []}]}]}"]) {
+      expect(scan(wrong), wrong).toBeUndefined()
+    }
+    // A lone surrogate escape where the Dataset does not keep the value still leaves it; other escapes there do not.
+    expect(scan("{\"record\": \"\\ud800\"}")).toBeUndefined()
+    expect(scan("{\"record\": \"1'10\\\"2\"}")).toBeDefined()
     expect(scan("{\"annee_naissance\": -0, \"id\": \"a\"}")?.annee).toBe(0)
     expect(scan("{\"id\": \"a\", \"id\": \"b\"}")).toBeUndefined()
     expect(scan("{\"nom\": \"A\\\"B\"}")).toBeUndefined()

@@ -10,7 +10,9 @@
  * batch for batch). Anything off the usual shape gives `undefined`, and the line goes through
  * `JSON.parse` and the normaliser as before, which also give the error messages: not an object,
  * invalid JSON, an escape sequence or ill-formed UTF-8 in a value that is kept, a key written with
- * an escape, a known key given twice (JSON keeps the last), nesting deeper than MAX_DEPTH.
+ * an escape, a known key given twice (JSON keeps the last), nesting deeper than MAX_DEPTH, and the
+ * values the normaliser counts as anomalies (a known field of the wrong JSON type, text that is
+ * not well-formed), so that they are counted in one place.
  *
  * The normaliser's rules, applied here: a text is kept when it is a non-empty string; an integer
  * when it is a number that is a safe integer (`-0` reads `0`); a link, a performance or an index
@@ -48,6 +50,7 @@ const isHex = (c: number): boolean => isDigit(c) || (c >= 65 && c <= 70) || (c >
 const OTHER = 0
 const STRING = 1
 const NUMBER = 2
+const NULL = 3
 
 /**
  * The keys the normaliser reads in one kind of object (the `switch`es below go by index in
@@ -186,9 +189,11 @@ export class LineScanner {
             seen = once(seen, field)
             previous = field
           }
-          if (field < 0 || field === 8) {
-            // Unknown keys and `record` (kept by the normaliser, unused by the Dataset): validated only.
+          if (field < 0) {
             this.#value(1)
+          } else if (field === 8) {
+            // `record`: kept by the normaliser, unused by the Dataset, so validated only.
+            this.#typedText(1)
           } else if (field <= 9 && field !== 6) {
             this.#text(record, RECORD_SPANS[field], 1)
           } else if (field === 6) {
@@ -401,18 +406,28 @@ export class LineScanner {
       }
       return OTHER
     }
-    if (c === 110) return this.#literal("null")
-    if (c === 116) return this.#literal("true")
-    if (c === 102) return this.#literal("false")
+    if (c === 110) return this.#literal("null", NULL)
+    if (c === 116) return this.#literal("true", OTHER)
+    if (c === 102) return this.#literal("false", OTHER)
     this.#numberValue()
     return NUMBER
   }
 
-  #literal(word: string): number {
+  #literal(word: string, kind: number): number {
     if (this.#position + word.length > this.#end) throw GIVE_UP
     for (let i = 0; i < word.length; i++) if (this.#bytes[this.#position + i] !== word.charCodeAt(i)) throw GIVE_UP
     this.#position += word.length
-    return OTHER
+    return kind
+  }
+
+  /**
+   * A value of a field the normaliser reads, of kind `expected` or `null`: any other kind gives up
+   * (the normaliser counts it as a wrong type, `types_invalides`).
+   */
+  #typed(depth: number, expected: number): number {
+    const kind = this.#value(depth)
+    if (kind !== expected && kind !== NULL) throw GIVE_UP
+    return kind
   }
 
   /** The last string, when it is kept (non-empty); an escape or ill-formed UTF-8 in it gives up. */
@@ -430,39 +445,61 @@ export class LineScanner {
       : decoder.decode(this.#bytes.subarray(this.#start, this.#stringEnd))
   }
 
+  /**
+   * `presentText` of a value the Dataset does not keep (`record`, a link's `pays` and `alias`):
+   * only what could make the normaliser count it is checked (a wrong type, ill-formed UTF-8, a
+   * `\u` escape that may be a lone surrogate); other escapes, common there (`1'10\"2`), stay on
+   * the fast path.
+   */
+  #typedText(depth: number): void {
+    if (this.#typed(depth, STRING) !== STRING) return
+    const bytes = this.#bytes
+    if (this.#escaped) {
+      for (let p = this.#start; p < this.#stringEnd; p++) {
+        if (bytes[p] === BACKSLASH && bytes[++p] === 117) throw GIVE_UP
+      }
+    }
+    if (!this.#ascii && !isWellFormedUtf8(bytes, this.#start, this.#stringEnd)) throw GIVE_UP
+  }
+
   /** `presentText` into a span. */
   #text(record: RecordSpans, field: number, depth: number): void {
-    if (this.#value(depth) === STRING && this.#kept()) record.set(field, this.#start, this.#stringEnd)
+    if (this.#typed(depth, STRING) === STRING && this.#kept()) record.set(field, this.#start, this.#stringEnd)
   }
 
   /** `presentText`, as a string (performances). */
   #string_(depth: number): string | undefined {
-    if (this.#value(depth) !== STRING || !this.#kept()) return undefined
+    if (this.#typed(depth, STRING) !== STRING || !this.#kept()) return undefined
     return this.#keptString()
   }
 
   /** `presentInteger`. */
   #integer(depth: number): number | undefined {
-    return this.#value(depth) === NUMBER && Number.isSafeInteger(this.#number) ? this.#number + 0 : undefined
+    return this.#typed(depth, NUMBER) === NUMBER && Number.isSafeInteger(this.#number) ? this.#number + 0 : undefined
   }
 
   /** `presentNumber`. */
   #finite(depth: number): number | undefined {
-    return this.#value(depth) === NUMBER && Number.isFinite(this.#number) ? this.#number + 0 : undefined
+    return this.#typed(depth, NUMBER) === NUMBER && Number.isFinite(this.#number) ? this.#number + 0 : undefined
   }
 
   /** `presentValeur`: a non-empty string, or a number's text. */
   #valeur(depth: number): string | undefined {
     const kind = this.#value(depth)
     if (kind === NUMBER) return Number.isFinite(this.#number) ? String(this.#number + 0) : undefined
-    if (kind !== STRING || !this.#kept()) return undefined
+    if (kind === NULL) return undefined
+    if (kind !== STRING) throw GIVE_UP
+    if (!this.#kept()) return undefined
     return this.#keptString()
   }
 
-  /** True, having consumed the opening byte, when the value is a `c` container; any other value is skipped. */
+  /**
+   * True, having consumed the opening byte, when the value is a `c` container; `null` is skipped;
+   * any other value gives up (a wrong type, counted by the normaliser).
+   */
   #opens(c: number, depth: number): boolean {
     if (this.#peek() !== c) {
-      this.#value(depth)
+      this.#typed(depth, NULL)
       return false
     }
     if (depth >= MAX_DEPTH) throw GIVE_UP
@@ -483,6 +520,7 @@ export class LineScanner {
         previous = field
       }
       if (field >= 0 && field <= 2) this.#text(record, LINK_SPANS[field](k), depth + 1)
+      else if (field >= 0) this.#typedText(depth + 1)
       else this.#value(depth + 1)
     } while (this.#next(CLOSE_OBJECT))
   }

@@ -165,7 +165,9 @@ describe("readSource round trips", () => {
         const files = writeBoth("raw", raws, csvLineEnd)
         const jsonl = yield* Effect.orDie(collect(files.jsonl))
         const csv = yield* Effect.orDie(collect(files.csv))
-        expect(csv.records).toStrictEqual(jsonl.records)
+        // Equal values; the counts of wrong types differ, since a CSV cell is text whatever it holds.
+        const values = (records: ReadonlyArray<SourceRecord>) => records.map(({ rejected: _, ...values }) => values)
+        expect(values(csv.records)).toStrictEqual(values(jsonl.records))
         expect(csv.lines).toEqual(files.csvLines)
         expect(jsonl.records).toStrictEqual(raws.map((raw) => normalizeRecord(JSON.parse(JSON.stringify(raw)))))
         expect(JSON.stringify(jsonl.records)).not.toContain("naisseur")

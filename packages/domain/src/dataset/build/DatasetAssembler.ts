@@ -329,7 +329,9 @@ export class DatasetAssembler {
       parents_pendants: parentsPendants,
       robe_absente: summary.robeAbsente,
       sans_filiation: summary.sansFiliation,
-      slugs_non_deductibles: summary.slugsNonDeductibles
+      slugs_non_deductibles: summary.slugsNonDeductibles,
+      textes_invalides: summary.textesInvalides,
+      types_invalides: summary.typesInvalides
     }
 
     return {

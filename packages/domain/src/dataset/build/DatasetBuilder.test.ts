@@ -446,7 +446,9 @@ describe("DatasetBuilder", () => {
         parents_pendants: new Set(model.records.flatMap(readableLinkIds).filter((id) => !model.rowOfId.has(id))).size,
         robe_absente: model.records.filter((record) => record.robe === undefined).length,
         sans_filiation: model.records.filter((record) => readableLinkIds(record).length === 0).length,
-        slugs_non_deductibles: model.records.filter((record) => record.slug !== undefined && record.slug !== slugify(record.nom ?? "")).length
+        slugs_non_deductibles: model.records.filter((record) => record.slug !== undefined && record.slug !== slugify(record.nom ?? "")).length,
+        textes_invalides: model.records.reduce((sum, record) => sum + (record.rejected?.invalidText ?? 0), 0),
+        types_invalides: model.records.reduce((sum, record) => sum + (record.rejected?.wrongType ?? 0), 0)
       })
     })
   })

@@ -65,6 +65,8 @@ export class RecordEncoder {
   #anneeMax: number | null = null
   #sansFiliation = 0
   #slugsNonDeductibles = 0
+  #textesInvalides = 0
+  #typesInvalides = 0
 
   readonly #names = new NameIndexer()
   readonly #race = new Interner()
@@ -142,6 +144,10 @@ export class RecordEncoder {
     }
     this.#filiationEnds.push(this.#filiationBytes.length)
 
+    if (record.rejected !== undefined) {
+      this.#textesInvalides += record.rejected.invalidText
+      this.#typesInvalides += record.rejected.wrongType
+    }
     this.#raceCodes.push(this.#race.code(record.race))
     if (record.robe === undefined) this.#robeAbsente++
     this.#robeCodes.push(this.#robe.code(record.robe))
@@ -371,6 +377,8 @@ export class RecordEncoder {
       anneeMax: this.#anneeMax,
       sansFiliation: this.#sansFiliation,
       slugsNonDeductibles: this.#slugsNonDeductibles,
+      textesInvalides: this.#textesInvalides,
+      typesInvalides: this.#typesInvalides,
       race: this.#race.values,
       robe: this.#robe.values,
       statut: this.#statut.values,

@@ -64,6 +64,10 @@ export interface EncoderSummary {
   readonly anneeMax: number | null
   readonly sansFiliation: number
   readonly slugsNonDeductibles: number
+  /** Text values left out because they were not well-formed (see `RejectedValues`). */
+  readonly textesInvalides: number
+  /** Values left out because of their JSON type. */
+  readonly typesInvalides: number
   readonly race: Array<string>
   readonly robe: Array<string>
   readonly statut: Array<string>
