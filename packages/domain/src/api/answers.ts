@@ -13,6 +13,9 @@ import { anneeOf, equide, idOf, nomOf, raceOf, resume, sexeOf } from "../query/r
 import { DEFAULT_REPARTITION_DIMENSION, repartition } from "../query/repartition.ts"
 import { select } from "../query/select.ts"
 import { checkQ, clampSuggestLimite, suggest } from "../query/suggest.ts"
+
+/** What queries build on first use (folded dictionaries, referentials), built now: call it before serving. */
+export { prepareQueries } from "../query/suggest.ts"
 import { PageEquides, type Suggestion, Suggestions } from "../schemas/lists.ts"
 import { Repartition } from "../schemas/reference.ts"
 import type { listQuery } from "./equides.ts"

@@ -7,7 +7,7 @@
  * A pooled execution is asynchronous: it holds its concurrency slot until the worker answers, so
  * `MAX_CONCURRENCY` counts real executions and the deadline sees real waiting (503 past it).
  */
-import { answer, Dataset, type DatasetData, type Execution, InvalidParameter, isBounded } from "@equides/domain"
+import { answer, Dataset, type DatasetData, type Execution, InvalidParameter, isBounded, prepareQueries } from "@equides/domain"
 import { shareDataset } from "@equides/ingest/shared"
 import { Context, Effect, Layer, Option, Result } from "effect"
 import { Settings } from "../config.ts"
@@ -19,7 +19,13 @@ export interface ExecutorShape {
   readonly answer: (execution: Execution) => Effect.Effect<Uint8Array, InvalidParameter>
 }
 
-const inline = (data: DatasetData) => (execution: Execution): Effect.Effect<Uint8Array, InvalidParameter> => {
+/** Executions in the calling thread, what they build on first use built now (before `/readyz` says ready). */
+const inline = (data: DatasetData) => {
+  prepareQueries(data)
+  return (execution: Execution): Effect.Effect<Uint8Array, InvalidParameter> => run(data, execution)
+}
+
+const run = (data: DatasetData, execution: Execution): Effect.Effect<Uint8Array, InvalidParameter> => {
   const outcome = answer(data, execution)
   return Result.isSuccess(outcome) ? Effect.succeed(outcome.success) : Effect.fail(outcome.failure)
 }

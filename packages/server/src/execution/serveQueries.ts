@@ -4,7 +4,7 @@
  * `QueryPool.ts`, `protocol.ts`). `run` is the real `answer` in `queryWorker.ts`; tests wrap it.
  */
 import type { DatasetData } from "@equides/domain"
-import type { answer } from "@equides/domain/answers"
+import { type answer, prepareQueries } from "@equides/domain/answers"
 import { attachDataset } from "@equides/ingest/shared"
 import { Result } from "effect"
 import { parentPort } from "node:worker_threads"
@@ -19,6 +19,7 @@ export const serveQueries = (run: typeof answer): void => {
   port.on("message", (request: Request) => {
     if (request.kind === "attach") {
       data = attachDataset(request.share)
+      prepareQueries(data)
       reply({ kind: "ready" })
       return
     }
