@@ -2,7 +2,7 @@
 import { accouplement, Api, consanguinite, Dataset, findEquide, Introuvable, ParametreInvalide } from "@equides/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { equideNotFound } from "./query.ts"
+import { equideRow } from "./query.ts"
 
 /** A parent of a planned mating that matches no record: the 404 names the parameter. */
 const parentNotFound = (parametres: ReadonlyArray<"pere" | "mere">) =>
@@ -25,10 +25,7 @@ export const ConsanguiniteHandlers = HttpApiBuilder.group(
   Effect.fnUntraced(function*(handlers) {
     const data = yield* Dataset
     return handlers.handleAll({
-      equide: ({ params, query }) => {
-        const row = findEquide(data, params.id)
-        return row === undefined ? Effect.fail(equideNotFound) : Effect.succeed(consanguinite(data, row, query.generations))
-      },
+      equide: ({ params, query }) => Effect.map(equideRow(data, params.id), (row) => consanguinite(data, row, query.generations)),
       accouplement: ({ query }) => {
         const pere = findEquide(data, query.pere)
         const mere = findEquide(data, query.mere)

@@ -1,9 +1,9 @@
 /** Handlers of the `equides` group: the list, one record, its pedigree and direct offspring. */
-import { Api, Dataset, descendance, equide, findEquide, type Introuvable, pedigree } from "@equides/domain"
+import { Api, Dataset, descendance, equide, pedigree } from "@equides/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Executor } from "../execution/Executor.ts"
-import { equideNotFound, jsonBody } from "./query.ts"
+import { equideRow, jsonBody } from "./query.ts"
 
 export const EquidesHandlers = HttpApiBuilder.group(
   Api,
@@ -11,10 +11,7 @@ export const EquidesHandlers = HttpApiBuilder.group(
   Effect.fnUntraced(function*(handlers) {
     const data = yield* Dataset
     const executor = yield* Executor
-    const rowOf = (id: string): Effect.Effect<number, Introuvable> => {
-      const row = findEquide(data, id)
-      return row === undefined ? Effect.fail(equideNotFound) : Effect.succeed(row)
-    }
+    const rowOf = (id: string) => equideRow(data, id)
     return handlers.handleAll({
       list: ({ query, request }) => jsonBody(executor.answer({ endpoint: "list", query, url: request.url })),
       get: ({ params }) => Effect.map(rowOf(params.id), (row) => equide(data, row)),

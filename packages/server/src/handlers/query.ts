@@ -1,5 +1,5 @@
 /** Helpers shared by the handlers: running a query step that may refuse a parameter, executed bodies, the unknown id. */
-import { Introuvable, type InvalidParameter, type ParametreInvalide } from "@equides/domain"
+import { type DatasetData, findEquide, Introuvable, type InvalidParameter, type ParametreInvalide } from "@equides/domain"
 import { Effect, Result } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { fromInvalidParameter } from "../problems.ts"
@@ -14,3 +14,9 @@ export const jsonBody = <R>(body: Effect.Effect<Uint8Array, InvalidParameter, R>
 
 /** One body for an unknown id and a malformed one alike (design 3): nothing of the id is echoed. */
 export const equideNotFound = new Introuvable({ detail: "Aucun équidé ne porte cet identifiant dans le jeu de données servi." })
+
+/** The row of the record an id names, or the 404 of an unknown id. */
+export const equideRow = (data: DatasetData, id: string): Effect.Effect<number, Introuvable> => {
+  const row = findEquide(data, id)
+  return row === undefined ? Effect.fail(equideNotFound) : Effect.succeed(row)
+}
