@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { SAMPLE_FILE } from "@equides/ingest"
 import { ConfigProvider, Effect } from "effect"
+import { availableParallelism } from "node:os"
 import { IpNetwork } from "effect/net"
 import { DEFAULT_SETTINGS, serverConfig } from "./config.ts"
 
@@ -20,7 +21,9 @@ describe("serverConfig", () => {
         maxConcurrency: 8,
         requestTimeoutMs: 5000,
         rateLimitStore: "memory",
-        logLevel: "Info"
+        logLevel: "Info",
+        // Design 4: one query thread per core by default.
+        workers: availableParallelism()
       })
       assert.deepStrictEqual(config.metrics, { host: "127.0.0.1", port: 9464 })
       assert.deepStrictEqual(config.trustedProxies, [])
@@ -41,6 +44,7 @@ describe("serverConfig", () => {
         MAX_CONCURRENCY: "2",
         REQUEST_TIMEOUT_MS: "250",
         RESPONSE_CACHE_MB: "0",
+        WORKERS: "0",
         LOG_LEVEL: "debug"
       })
       assert.include(config, {
@@ -52,6 +56,7 @@ describe("serverConfig", () => {
         maxConcurrency: 2,
         requestTimeoutMs: 250,
         responseCacheBytes: 0,
+        workers: 0,
         logLevel: "Debug"
       })
       assert.deepStrictEqual(config.metrics, { host: "0.0.0.0", port: 0 })
@@ -82,6 +87,8 @@ describe("serverConfig", () => {
         { MAX_CONCURRENCY: "0" },
         { REQUEST_TIMEOUT_MS: "soon" },
         { RESPONSE_CACHE_MB: "-1" },
+        { WORKERS: "all" },
+        { WORKERS: "-2" },
         { LOG_LEVEL: "verbose" }
       ]
       for (const env of cases) {
