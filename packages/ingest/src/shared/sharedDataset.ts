@@ -60,27 +60,22 @@ export const shareDataset = (data: DatasetData): { readonly data: DatasetData; r
     }
     return index
   }
-  const copies = privateBytes > 0 ? new SharedArrayBuffer(privateBytes) : undefined
-  const copyBytes = copies === undefined ? undefined : new Uint8Array(copies)
+  // Registered in `buffers` only if a leaf is copied into it.
+  const copies = new SharedArrayBuffer(privateBytes)
+  const copyBytes = new Uint8Array(copies)
   let cursor = 0
+  /** Where a typed array lives in shared memory: its own buffer, or its copy in `copies`. */
+  const placeOf = (value: TypedArray): { readonly buffer: SharedArrayBuffer; readonly byteOffset: number } => {
+    if (isShared(value)) return { buffer: value.buffer as SharedArrayBuffer, byteOffset: value.byteOffset }
+    const byteOffset = cursor
+    copyBytes.set(new Uint8Array(value.buffer, value.byteOffset, value.byteLength), byteOffset)
+    cursor += align(value.byteLength)
+    return { buffer: copies, byteOffset }
+  }
   const shared = leaves.map((leaf): SharedLeaf => {
     if (leaf.kind !== "typed") return leaf
-    const value = leaf.value
-    if (isShared(value)) {
-      return {
-        kind: "typed",
-        path: leaf.path,
-        type: leaf.type,
-        buffer: bufferIndex(value.buffer as SharedArrayBuffer),
-        byteOffset: value.byteOffset,
-        length: value.length
-      }
-    }
-    // `copies` exists: this leaf was counted in `privateBytes`.
-    copyBytes!.set(new Uint8Array(value.buffer, value.byteOffset, value.byteLength), cursor)
-    const placed: SharedLeaf = { kind: "typed", path: leaf.path, type: leaf.type, buffer: bufferIndex(copies!), byteOffset: cursor, length: value.length }
-    cursor += align(value.byteLength)
-    return placed
+    const { buffer, byteOffset } = placeOf(leaf.value)
+    return { kind: "typed", path: leaf.path, type: leaf.type, buffer: bufferIndex(buffer), byteOffset, length: leaf.value.length }
   })
   const share: DatasetShare = { buffers, leaves: shared }
   return { data: attachDataset(share), share }

@@ -50,8 +50,12 @@ export class Executor extends Context.Service<Executor, ExecutorShape>()("@equid
     Effect.gen(function*() {
       const { workers } = yield* Settings
       const data = yield* Dataset
-      if (workers === 0 || data.size === 0) return { answer: inline(data) }
       const started = yield* Effect.serviceOption(QueryThreads)
+      if (workers === 0 || data.size === 0) {
+        // No data to share (an empty file): threads started before the load would idle until shutdown.
+        if (Option.isSome(started)) yield* Effect.promise(() => started.value.close())
+        return { answer: inline(data) }
+      }
       return yield* pooled(Option.isSome(started) ? started.value : yield* prepare(workers))
     })
   )

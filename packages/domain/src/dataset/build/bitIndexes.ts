@@ -1,7 +1,7 @@
 /**
  * The bitsets a Dataset keeps for its queries, built once at load (never on first use: the first
  * request after a start costs what any other does, and workers sharing the Dataset's buffers find
- * them ready): frequent codes, birth years as bit slices, and frequent word prefixes.
+ * them ready): frequent codes, cumulative birth-year sets, and frequent word prefixes.
  */
 import { countBits, setBits, wordsFor } from "../bits.ts"
 import { DENSE_SHARE, type DenseCodes, type Postings, postingsCount, postingsOf } from "../columns.ts"
