@@ -16,7 +16,7 @@ import { ServiceHandlers } from "./handlers/service.ts"
 import { StatsHandlers } from "./handlers/stats.ts"
 import { DisponibiliteLive, QuotaLive } from "./middleware/availability.ts"
 import { ValidationLive } from "./middleware/validation.ts"
-import { PipelineLive } from "./pipeline.ts"
+import { PipelineLive } from "./pipeline/Pipeline.ts"
 
 /**
  * The handlers of every group, with the API middleware they apply (resolved when routes are built).
@@ -46,4 +46,4 @@ export const ApiLive = HttpApiBuilder.layer(Api).pipe(Layer.provide(HandlersLive
 
 export const AppLive = makeApp()
 
-export { ROUTER_CONFIG } from "./pipeline.ts"
+export { ROUTER_CONFIG } from "./pipeline/Pipeline.ts"

@@ -7,7 +7,7 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
 import { Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"
-import { Gate, watchdogTick } from "./middleware/concurrency.ts"
+import { Gate, watchdogTick } from "./pipeline/concurrency.ts"
 import { Telemetry } from "./telemetry.ts"
 import { call, eventually, FAMILY, instrumentedStats, makeProbe, parsePrometheus, realSleep, sampleValue, testServer } from "./testing.ts"
 

@@ -7,7 +7,7 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
 import { Effect } from "effect"
 import { parseTrustedProxies } from "./config.ts"
-import { isOversized, scanQuery } from "./middleware/requestSize.ts"
+import { isOversized, scanQuery } from "./admission/requestSize.ts"
 import { CACHE_POLICY, EXPOSED_HEADERS } from "./responseHeaders.ts"
 import { FAMILY, raw, type RawReply, rawSocket, serverUrl, testServer } from "./testing.ts"
 

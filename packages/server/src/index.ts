@@ -1,5 +1,5 @@
 export { ApiLive, AppLive, HandlersLive, makeApp } from "./App.ts"
 export { DEFAULT_SETTINGS, serverConfig, type ServerSettings, Settings, settingsLayer } from "./config.ts"
-export { ServerLive } from "./server.ts"
+export { ServerLive } from "./node/server.ts"
 export { Telemetry } from "./telemetry.ts"
-export { Admission } from "./admission.ts"
+export { Admission } from "./admission/Gatekeeper.ts"

@@ -10,7 +10,7 @@ import { fromRecords } from "@equides/domain"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import { equideNotFound as unknownId } from "./handlers/query.ts"
-import { targetProblem } from "./middleware/requestTarget.ts"
+import { targetProblem } from "./admission/requestTarget.ts"
 import { EXPOSED_HEADERS } from "./responseHeaders.ts"
 import { FAMILY, raw, rawSocket, serverUrl, SIRE, testServer } from "./testing.ts"
 

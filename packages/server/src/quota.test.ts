@@ -8,8 +8,8 @@ import { buildDataset, fromRecords } from "@equides/domain"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { parseTrustedProxies } from "./config.ts"
-import { costOf, makeCallerKey, normalizeAddress, rateLimitPolicy, TokenBuckets } from "./middleware/quota.ts"
-import { scanQuery } from "./middleware/requestSize.ts"
+import { costOf, makeCallerKey, normalizeAddress, rateLimitPolicy, TokenBuckets } from "./admission/quota.ts"
+import { scanQuery } from "./admission/requestSize.ts"
 import { call, FAMILY, SIRE, testServer } from "./testing.ts"
 
 describe("TokenBuckets", () => {

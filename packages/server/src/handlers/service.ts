@@ -3,7 +3,7 @@ import { API_VERSION, Api, Dataset, discovery, meta, type Sante } from "@equides
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { prefersHtml } from "../negotiation.ts"
+import { prefersHtml } from "../admission/negotiation.ts"
 import { openApiDocument } from "../openapi.ts"
 import { homePage } from "../pages.ts"
 import { RETRY_AFTER_NO_DATA_SECONDS } from "../problems.ts"

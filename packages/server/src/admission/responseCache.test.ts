@@ -10,7 +10,7 @@ import fc from "fast-check"
 import { Agent, request } from "node:http"
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
-import { Admission } from "../admission.ts"
+import { Admission } from "./Gatekeeper.ts"
 import { FAMILY, serverUrl, testServer } from "../testing.ts"
 import { ENTRY_OVERHEAD, exactBody, ResponseCache } from "./responseCache.ts"
 

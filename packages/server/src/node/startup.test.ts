@@ -8,7 +8,7 @@ import { SourceError } from "@equides/ingest"
 import { ConfigProvider, Effect } from "effect"
 import { HttpServerError } from "effect/http"
 import { createServer } from "node:net"
-import { serverConfig } from "./config.ts"
+import { serverConfig } from "../config.ts"
 import { checkListenable, failureLine, ListenError } from "./startup.ts"
 
 const LISTENING = { host: "0.0.0.0", port: 8080 }

@@ -16,16 +16,16 @@ import { Cause, Context, Duration, Effect, Exit, Layer, LogLevel, References, Ru
 import { HttpRouter } from "effect/http"
 import { type IncomingMessage, Server, type ServerResponse } from "node:http"
 import type { Socket } from "node:net"
-import { Admission } from "./admission.ts"
-import { makeApp, ROUTER_CONFIG } from "./App.ts"
-import { DEFAULT_SETTINGS, logLevelConfig, serverConfig, Settings } from "./config.ts"
-import { Executor, QueryThreads } from "./execution/Executor.ts"
+import { Admission } from "../admission/Gatekeeper.ts"
+import { makeApp, ROUTER_CONFIG } from "../App.ts"
+import { DEFAULT_SETTINGS, logLevelConfig, serverConfig, Settings } from "../config.ts"
+import { Executor, QueryThreads } from "../execution/Executor.ts"
 import { type FrontDoor, makeFrontDoor } from "./frontDoor.ts"
-import { MetricsListenerLive } from "./metrics.ts"
-import { StatsHandlers } from "./handlers/stats.ts"
+import { MetricsListenerLive } from "../metrics.ts"
+import { StatsHandlers } from "../handlers/stats.ts"
 import { checkListenable, reportStartFailure } from "./startup.ts"
 import { answerBadHost, answerClientError, answerConnect, answerExpectation, refusesHost } from "./rawAnswers.ts"
-import { Telemetry } from "./telemetry.ts"
+import { Telemetry } from "../telemetry.ts"
 
 /** Time given to requests in flight at shutdown. */
 export const SHUTDOWN_GRACE = Duration.seconds(10)

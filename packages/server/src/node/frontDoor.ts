@@ -10,9 +10,9 @@
  * Requests with a body go straight to the application (it drains or refuses bodies).
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
-import type { Exchange, Gatekeeper } from "./admission.ts"
-import { rateLimitValue } from "./middleware/quota.ts"
-import type { Registry } from "./telemetry.ts"
+import type { Exchange, Gatekeeper } from "../admission/Gatekeeper.ts"
+import { rateLimitValue } from "../admission/quota.ts"
+import type { Registry } from "../telemetry.ts"
 
 const ADMITTED = Symbol("equides/admitted")
 

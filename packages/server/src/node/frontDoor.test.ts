@@ -9,12 +9,12 @@ import { fromRecords } from "@equides/domain"
 import { Effect, Layer } from "effect"
 import { HttpServerResponse } from "effect/http"
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { Admission, type Gatekeeper } from "./admission.ts"
-import { settingsLayer } from "./config.ts"
+import { Admission, type Gatekeeper } from "../admission/Gatekeeper.ts"
+import { settingsLayer } from "../config.ts"
 import { admittedAt, makeFrontDoor } from "./frontDoor.ts"
-import { CACHE_POLICY } from "./responseHeaders.ts"
-import { Telemetry } from "./telemetry.ts"
-import { FAMILY, parsePrometheus, sampleValue } from "./testing.ts"
+import { CACHE_POLICY } from "../responseHeaders.ts"
+import { Telemetry } from "../telemetry.ts"
+import { FAMILY, parsePrometheus, sampleValue } from "../testing.ts"
 
 const environment = Layer.provideMerge(
   Admission.layer,

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { connect, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { FAMILY, SIRE } from "./testing.ts"
+import { FAMILY, SIRE } from "../testing.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "equides-shutdown-"))
 const DATA_FILE = join(dir, "family.jsonl")
@@ -183,7 +183,7 @@ describe("process lifecycle", () => {
   it.live("SIGINT when idle: exit 0 at once", () =>
     Effect.promise(async () => {
       const port = await freePort()
-      const child = start("main.ts", { PORT: String(port) })
+      const child = start("../main.ts", { PORT: String(port) })
       try {
         await ready(child, `http://127.0.0.1:${port}`)
         const sent = Date.now()
@@ -209,7 +209,7 @@ describe("process lifecycle", () => {
         [{ DATA_FILE: badFile }, new RegExp(`Démarrage impossible : ${badFile.replaceAll(".", "\\.")}:2: invalid JSON`)]
       ]
       try {
-        const children = cases.map(([env]) => start("main.ts", { PORT: String(port + 1), ...env }))
+        const children = cases.map(([env]) => start("../main.ts", { PORT: String(port + 1), ...env }))
         for (const [index, child] of children.entries()) {
           const { code } = await child.exited
           const lines = child.output().trim().split("\n")
@@ -221,7 +221,7 @@ describe("process lifecycle", () => {
           if (index === 0) assert.notInclude(child.output(), "Chargement", "the address is tried before the load")
         }
         // The whole cause at debug level.
-        const debug = start("main.ts", { PORT: String(port), LOG_LEVEL: "debug" })
+        const debug = start("../main.ts", { PORT: String(port), LOG_LEVEL: "debug" })
         assert.strictEqual((await debug.exited).code, 1)
         assert.match(debug.output(), /\n\s+at /)
       } finally {

@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
-import { COMMON_HEADERS } from "./responseHeaders.ts"
+import { COMMON_HEADERS } from "../responseHeaders.ts"
 
 const REASONS: Readonly<Record<number, string>> = {
   400: "Bad Request",

@@ -6,11 +6,11 @@ import { assert, describe, it } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
 import { Effect, Layer, Logger } from "effect"
 import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
-import { Admission } from "./admission.ts"
-import { settingsLayer } from "./config.ts"
-import { PipelineLive, ROUTER_CONFIG } from "./pipeline.ts"
-import { Telemetry } from "./telemetry.ts"
-import { FAMILY } from "./testing.ts"
+import { Admission } from "../admission/Gatekeeper.ts"
+import { settingsLayer } from "../config.ts"
+import { PipelineLive, ROUTER_CONFIG } from "./Pipeline.ts"
+import { Telemetry } from "../telemetry.ts"
+import { FAMILY } from "../testing.ts"
 
 const logged: Array<string> = []
 let counted = 0
