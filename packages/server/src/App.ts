@@ -46,4 +46,3 @@ export const ApiLive = HttpApiBuilder.layer(Api).pipe(Layer.provide(HandlersLive
 
 export const AppLive = makeApp()
 
-export { ROUTER_CONFIG } from "./pipeline/Pipeline.ts"

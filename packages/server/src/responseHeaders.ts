@@ -11,3 +11,6 @@ export const COMMON_HEADERS: Readonly<Record<string, string>> = {
   "access-control-allow-origin": "*",
   "access-control-expose-headers": EXPOSED_HEADERS
 }
+
+/** Methods every served path answers (an `OPTIONS` on one is a CORS preflight). */
+export const ALLOW = "GET, HEAD, OPTIONS"

@@ -20,7 +20,8 @@ import { FetchHttpClient, HttpClient, HttpClientRequest, HttpRouter, HttpServer 
 import { request as httpRequest } from "node:http"
 import { connect } from "node:net"
 import { Admission } from "./admission/Gatekeeper.ts"
-import { makeApp, ROUTER_CONFIG } from "./App.ts"
+import { makeApp } from "./App.ts"
+import { ROUTER_CONFIG } from "./admission/routes.ts"
 import { Executor } from "./execution/Executor.ts"
 import { type ServerSettings, settingsLayer } from "./config.ts"
 import { orRefuse } from "./handlers/query.ts"
@@ -107,13 +108,14 @@ export const FAMILY: ReadonlyArray<SourceRecord> = [
 // -----------------------------------------------------------------------------
 // A test server over a given Dataset, and raw HTTP calls against it.
 
-/** The production Node server (`publicListener`, front door included) on port 0, and a fetch `HttpClient` aimed at it. */
-const NodeTestServer = HttpServer.layerTestClient.pipe(
-  Layer.provide(
-    Layer.fresh(FetchHttpClient.layer).pipe(Layer.provide(Layer.succeed(FetchHttpClient.RequestInit)({ keepalive: false })))
-  ),
-  Layer.provideMerge(publicListener({ port: 0 }))
-)
+/** The production Node server (`publicListener`, front door included unless told) on port 0, and a fetch `HttpClient` aimed at it. */
+const nodeTestServer = (frontDoor: boolean) =>
+  HttpServer.layerTestClient.pipe(
+    Layer.provide(
+      Layer.fresh(FetchHttpClient.layer).pipe(Layer.provide(Layer.succeed(FetchHttpClient.RequestInit)({ keepalive: false })))
+    ),
+    Layer.provideMerge(publicListener({ port: 0 }, frontDoor))
+  )
 
 /** Settings of the test servers: the defaults, quota off and no metrics listener unless a test says otherwise. */
 export const TEST_SETTINGS: Partial<ServerSettings> = { rateLimitRate: 0, metrics: undefined, workers: 0 }
@@ -124,6 +126,8 @@ export interface TestServerOptions {
   readonly stats?: typeof StatsHandlers
   /** Where queries run, instead of what `settings.workers` says (a pool of slow workers). */
   readonly executor?: typeof Executor.layer
+  /** `false`: no front door, every request through the pipeline. */
+  readonly frontDoor?: boolean
 }
 
 /**
@@ -132,7 +136,7 @@ export interface TestServerOptions {
  */
 export const testServer = <E>(dataset: Layer.Layer<Dataset, E>, options: TestServerOptions = {}) =>
   HttpRouter.serve(makeApp(options.stats), { disableLogger: true, disableListenLog: true, routerConfig: ROUTER_CONFIG }).pipe(
-    Layer.provideMerge(NodeTestServer),
+    Layer.provideMerge(nodeTestServer(options.frontDoor ?? true)),
     Layer.provideMerge(Admission.layer),
     Layer.provide(options.executor ?? Executor.layer),
     Layer.provide(dataset),

@@ -1,49 +1,46 @@
 /**
- * Admission (design 2, 3): everything the pipeline decides about a request before anything
- * executes, as plain code over its method, URL, headers and peer address: the route template,
- * request size, the coding, the ETag, `If-None-Match`, the quota and the response cache.
+ * Admission (design 2, 3): everything decided about a request before anything executes, as plain
+ * code over its method, URL, headers and peer address: the route template, the request target,
+ * its size, the coding, the ETag, `If-None-Match`, the quota and the response cache. What needs
+ * nothing executed (a preflight, a refusal, a 304, a kept response) is answered here too, as an
+ * `Answer` (`answer.ts`).
  *
  * Two callers share one `Gatekeeper`:
- * - the front door (`frontDoor.ts`), in the Node server's own `request` event: what needs nothing
- *   executed (a 304, a kept response) is written there and then, without entering Effect;
- * - the pipeline (`pipeline.ts`), for everything else: it picks up the decision the front door
- *   took (so the quota is charged once), or admits the request itself when no front door ran
- *   (debug logging, a request with a body, a non-Node server).
+ * - the front door (`node/frontDoor.ts`), in the Node server's own `request` event: it writes
+ *   what `answer` returns there and then, without entering Effect;
+ * - the pipeline (`pipeline/Pipeline.ts`), for everything else: it picks up the decision the front
+ *   door took (so the quota is charged once), or admits the request itself when no front door ran
+ *   (debug logging, a request with a body, a non-Node server), and writes the same answers.
  */
-import { Api, Dataset, type DatasetData, type ProblemeApi } from "@equides/domain"
+import { Dataset, type DatasetData, ParametreInvalide, type ProblemeApi, TropDeRequetes } from "@equides/domain"
 import { Clock, Context, Effect, Layer, LogLevel, References } from "effect"
-import { FindMyWay, type HttpRouter, type HttpServerResponse } from "effect/http"
-import { HttpApi } from "effect/http-api"
 import { Settings, type ServerSettings } from "../config.ts"
-import { DOCUMENTATION_ROUTE } from "../documentation.ts"
+import { ALLOW } from "../responseHeaders.ts"
+import { Telemetry } from "../telemetry.ts"
+import { type Answer, type Own, renderProblem, shapeAnswer, withRateLimit } from "./answer.ts"
 import { makeNegotiator, type Negotiated } from "./coding.ts"
 import { ifNoneMatchMatches, makeEtagger } from "./conditional.ts"
+import { prefersHtml } from "./negotiation.ts"
 import { costOf, makeCallerKey, type QuotaState, rateLimitPolicy, TokenBuckets } from "./quota.ts"
-import { isOversized, scanQuery } from "./requestSize.ts"
+import { isOversized, MAX_QUERY_BYTES, MAX_QUERY_PARAMETERS, scanQuery } from "./requestSize.ts"
 import { targetProblem } from "./requestTarget.ts"
 import { ResponseCache } from "./responseCache.ts"
-import { prefersHtml } from "./negotiation.ts"
-import { CACHE_POLICY, COMMON_HEADERS } from "../responseHeaders.ts"
-import { Telemetry } from "../telemetry.ts"
+import { PROBES, routeTemplates } from "./routes.ts"
 
-/**
- * The router's configuration. Paths are case-sensitive (the default is not): ids are, and one
- * resource has one URI, which caches and ETags rely on.
- */
-export const ROUTER_CONFIG: Partial<FindMyWay.RouterConfig> = { caseSensitive: true }
+/** The methods of a CORS preflight's answer (`OPTIONS` itself is not asked for across origins). */
+const ALLOWED = "GET, HEAD"
 
-/** Every path the service serves (all with GET and HEAD), each mapped to its route template. */
-const routeTemplates = (): FindMyWay.Router<string> => {
-  const router = FindMyWay.make<string>(ROUTER_CONFIG)
-  HttpApi.reflect(Api, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint }) => router.on("GET", endpoint.path as HttpRouter.PathInput, endpoint.path)
+const tooMany = renderProblem(
+  new TropDeRequetes({ detail: "Le quota de requêtes de cette adresse est épuisé : réessayer après le délai de Retry-After." })
+)
+
+const oversized = renderProblem(
+  new ParametreInvalide({
+    detail: `La requête dépasse les limites : au plus ${MAX_QUERY_PARAMETERS} paramètres et ${MAX_QUERY_BYTES} octets de chaîne de requête.`,
+    parametre: "query",
+    indice: `au plus ${MAX_QUERY_PARAMETERS} paramètres et ${MAX_QUERY_BYTES} octets après « ? »`
   })
-  router.on("GET", DOCUMENTATION_ROUTE, DOCUMENTATION_ROUTE)
-  return router
-}
-
-export const PROBES: ReadonlySet<string> = new Set(["/healthz", "/readyz"])
+)
 
 /** Request headers as Node and Effect both give them (lower-case names). */
 export type RequestHeaders = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
@@ -66,14 +63,6 @@ const headerOf = (headers: RequestHeaders, name: string): string | undefined => 
  */
 export type Verdict = "preflight" | "malformed" | "oversized" | "tooMany" | "notModified" | "cached" | "probe" | "route"
 
-/** A response kept by the cache, with what the front door needs to write it as it is. */
-export interface Kept {
-  readonly response: HttpServerResponse.HttpServerResponse
-  readonly status: number
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: Uint8Array
-}
-
 /** What admission learnt about a request. */
 interface Admitted {
   /** `performance.now()` on arrival, for the latency metric. */
@@ -92,11 +81,15 @@ interface Admitted {
   readonly quota: QuotaState | undefined
 }
 
-/** An admitted request and its verdict; a `cached` one carries the response the cache keeps. */
+/**
+ * An admitted request and its verdict; a `cached` one carries the answer the cache keeps, a
+ * `preflight` the headers it asks for.
+ */
 export type Exchange =
-  | Admitted & { readonly verdict: "cached"; readonly kept: Kept }
+  | Admitted & { readonly verdict: "cached"; readonly kept: Answer }
   | Admitted & { readonly verdict: "malformed"; readonly problem: ProblemeApi }
-  | Admitted & { readonly verdict: Exclude<Verdict, "cached" | "malformed"> }
+  | Admitted & { readonly verdict: "preflight"; readonly requestedHeaders: string | undefined }
+  | Admitted & { readonly verdict: Exclude<Verdict, "cached" | "malformed" | "preflight"> }
 
 export class Gatekeeper {
   /** The served paths and their route templates (also what tells a 405 from a 404). */
@@ -111,7 +104,7 @@ export class Gatekeeper {
   readonly quota: TokenBuckets | undefined
   /** The `RateLimit-Policy` value, when a quota applies. */
   readonly policy: string | undefined
-  readonly cache: ResponseCache<Kept>
+  readonly cache: ResponseCache<Answer>
   /** False when every request must go through the pipeline (debug logging writes a line per request). */
   readonly frontDoorOpen: boolean
 
@@ -149,13 +142,15 @@ export class Gatekeeper {
       etag,
       quota: state
     })
-    const decided = (etag: string | undefined, state: QuotaState | undefined, verdict: Exclude<Verdict, "cached" | "malformed">): Exchange => ({
+    const decided = (etag: string | undefined, state: QuotaState | undefined, verdict: Exclude<Verdict, "cached" | "malformed" | "preflight">): Exchange => ({
       ...admitted(etag, state),
       verdict
     })
 
     const problem = targetProblem(url, this.templateOf)
-    if (method === "OPTIONS" && route !== undefined && problem === undefined) return decided(undefined, quota?.take(key, 1, now), "preflight")
+    if (method === "OPTIONS" && route !== undefined && problem === undefined) {
+      return { ...admitted(undefined, quota?.take(key, 1, now)), verdict: "preflight", requestedHeaders: headerOf(headers, "access-control-request-headers") }
+    }
 
     const scan = scanQuery(url)
     const isRead = method === "GET" || method === "HEAD"
@@ -188,15 +183,62 @@ export class Gatekeeper {
   }
 
   /**
-   * The headers of a 304: those of the 200 it stands for that RFC 9110 (15.4.5) lists (ETag,
-   * Cache-Control, Vary) plus those every response carries; no representation metadata.
+   * The answer to a request that needs nothing executed (every verdict but `probe` and `route`,
+   * which return `undefined`), with its `RateLimit`.
    */
-  notModifiedHeaders(exchange: Exchange): Record<string, string> {
-    const headers: Record<string, string> = { ...COMMON_HEADERS, vary: exchange.vary, "cache-control": CACHE_POLICY, etag: exchange.etag ?? "" }
-    if (this.policy !== undefined) headers["ratelimit-policy"] = this.policy
-    return headers
+  answer(exchange: Exchange): Answer | undefined {
+    switch (exchange.verdict) {
+      case "probe":
+      case "route":
+        return undefined
+      case "cached":
+        return withRateLimit(exchange.kept, exchange.quota)
+      case "notModified":
+        // RFC 9110 15.4.5: the headers of the 200 it stands for that caches need (ETag,
+        // Cache-Control, Vary) and those every response carries; no representation metadata.
+        return this.shaped(exchange, { status: 304, headers: {}, body: undefined })
+      case "preflight": {
+        const requested = exchange.requestedHeaders
+        return this.shaped(exchange, {
+          status: 204,
+          headers: {
+            allow: ALLOW,
+            "access-control-allow-methods": ALLOWED,
+            "access-control-max-age": "86400",
+            ...(requested === undefined ? {} : { "access-control-allow-headers": requested })
+          },
+          body: undefined
+        })
+      }
+      case "malformed":
+        return this.shaped(exchange, renderProblem(exchange.problem))
+      case "oversized":
+        return this.shaped(exchange, oversized)
+      case "tooMany":
+        return this.shaped(exchange, {
+          ...tooMany,
+          headers: { ...tooMany.headers, "retry-after": String(exchange.quota?.retryAfterSeconds ?? 1) }
+        })
+    }
+  }
+
+  /** `own` with the contract's headers for this exchange, and its `RateLimit`. */
+  shaped(exchange: Exchange, own: Own): Answer {
+    return withRateLimit(shapeAnswer(exchange, this.policy, own.status, own.headers, own.body), exchange.quota)
   }
 }
+
+const ADMITTED = Symbol("equides/admitted")
+
+type HandedOver = { [ADMITTED]?: Exchange | undefined }
+
+/** Leaves the admission taken for a request on its Node message (`source`), for the pipeline. */
+export const handOver = (source: object, exchange: Exchange): void => {
+  ;(source as HandedOver)[ADMITTED] = exchange
+}
+
+/** The admission taken for the request whose Node message is `source`, if the front door ran. */
+export const admittedAt = (source: object): Exchange | undefined => (source as HandedOver)[ADMITTED]
 
 const isDebug = (level: LogLevel.LogLevel): boolean => LogLevel.isGreaterThanOrEqualTo("Debug", level)
 

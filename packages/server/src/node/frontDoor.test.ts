@@ -9,9 +9,9 @@ import { fromRecords } from "@equides/domain"
 import { Effect, Layer } from "effect"
 import { HttpServerResponse } from "effect/http"
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { Admission, type Gatekeeper } from "../admission/Gatekeeper.ts"
+import { Admission, admittedAt, type Gatekeeper } from "../admission/Gatekeeper.ts"
 import { settingsLayer } from "../config.ts"
-import { admittedAt, makeFrontDoor } from "./frontDoor.ts"
+import { makeFrontDoor } from "./frontDoor.ts"
 import { CACHE_POLICY } from "../responseHeaders.ts"
 import { Telemetry } from "../telemetry.ts"
 import { FAMILY, parsePrometheus, sampleValue } from "../testing.ts"
@@ -49,7 +49,7 @@ const keep = (gatekeeper: Gatekeeper, url: string, text: string) => {
   const etag = gatekeeper.admit("GET", url, {}, "198.51.100.1").etag ?? ""
   const response = HttpServerResponse.text(text, { headers: { etag, "cache-control": CACHE_POLICY } })
   const body = new TextEncoder().encode(text)
-  gatekeeper.cache.set(etag, { response, status: 200, headers: response.headers, body }, body)
+  gatekeeper.cache.set(etag, { status: 200, headers: response.headers, body }, body)
   return etag
 }
 

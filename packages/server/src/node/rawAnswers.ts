@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
-import { COMMON_HEADERS } from "../responseHeaders.ts"
+import { ALLOW, COMMON_HEADERS } from "../responseHeaders.ts"
 
 const REASONS: Readonly<Record<number, string>> = {
   400: "Bad Request",
@@ -17,9 +17,6 @@ const REASONS: Readonly<Record<number, string>> = {
   417: "Expectation Failed",
   431: "Request Header Fields Too Large"
 }
-
-/** Methods every served path answers (an `OPTIONS` on one is a CORS preflight). */
-export const ALLOW = "GET, HEAD, OPTIONS"
 
 interface RawProblem {
   readonly status: number

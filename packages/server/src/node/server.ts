@@ -17,7 +17,8 @@ import { HttpRouter } from "effect/http"
 import { type IncomingMessage, Server, type ServerResponse } from "node:http"
 import type { Socket } from "node:net"
 import { Admission } from "../admission/Gatekeeper.ts"
-import { makeApp, ROUTER_CONFIG } from "../App.ts"
+import { makeApp } from "../App.ts"
+import { ROUTER_CONFIG } from "../admission/routes.ts"
 import { DEFAULT_SETTINGS, logLevelConfig, serverConfig, Settings } from "../config.ts"
 import { Executor, QueryThreads } from "../execution/Executor.ts"
 import { type FrontDoor, makeFrontDoor } from "./frontDoor.ts"
@@ -124,11 +125,14 @@ const endGracefully = (socket: Socket): void => {
 
 export const makeNodeServer = (frontDoor?: FrontDoor): Server => new PublicServer(frontDoor)
 
-/** The public listener, its front door opened on the server's `Admission`. */
-export const publicListener = (options: NodeHttpServer.Options) =>
+/**
+ * The public listener, its front door opened on the server's `Admission` (without one, when
+ * `frontDoor` is false, every request goes through the pipeline: the answers must be the same).
+ */
+export const publicListener = (options: NodeHttpServer.Options, frontDoor = true) =>
   Layer.unwrap(Effect.gen(function*() {
-    const frontDoor = makeFrontDoor(yield* Admission, yield* Telemetry)
-    return NodeHttpServer.layer(() => makeNodeServer(frontDoor), options)
+    const door = frontDoor ? makeFrontDoor(yield* Admission, yield* Telemetry) : undefined
+    return NodeHttpServer.layer(() => makeNodeServer(door), options)
   }))
 
 /** The server over the given handlers of the `stats` group (the shutdown test injects slow ones). */

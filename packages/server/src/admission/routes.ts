@@ -1,0 +1,28 @@
+/**
+ * The served paths, defined once: the router's configuration and every path the service serves
+ * (all with GET and HEAD) mapped to its route template, from the `HttpApi` definition and the
+ * pages. Admission looks a request's route up here; the router is built with the same settings.
+ */
+import { Api } from "@equides/domain"
+import { FindMyWay, type HttpRouter } from "effect/http"
+import { HttpApi } from "effect/http-api"
+import { DOCUMENTATION_ROUTE } from "../documentation.ts"
+
+/**
+ * Paths are case-sensitive (the router's default is not): ids are, and one resource has one URI,
+ * which caches and ETags rely on.
+ */
+export const ROUTER_CONFIG: Partial<FindMyWay.RouterConfig> = { caseSensitive: true }
+
+/** The probes: run outside the concurrency gate, they must stay responsive under load. */
+export const PROBES: ReadonlySet<string> = new Set(["/healthz", "/readyz"])
+
+export const routeTemplates = (): FindMyWay.Router<string> => {
+  const router = FindMyWay.make<string>(ROUTER_CONFIG)
+  HttpApi.reflect(Api, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => router.on("GET", endpoint.path as HttpRouter.PathInput, endpoint.path)
+  })
+  router.on("GET", DOCUMENTATION_ROUTE, DOCUMENTATION_ROUTE)
+  return router
+}
