@@ -1,7 +1,8 @@
 /**
  * The bench's baseline (design 5): a bare `node:http` server answering a fixed JSON body, by
  * default about 2 KiB (the size of a default list page), or about N bytes for `/?bytes=N`, so that
- * a route with a large body is compared with a bare answer of the same size. Run as a child process
+ * a route with a large body is compared with a bare answer of the same size, or a 304 with `ETag`,
+ * `Cache-Control` and `Vary` for `/?status=304`. Run as a child process
  * of the bench on `PORT` and `HOST`; it does nothing else, so what separates the API from it is the
  * cost of the API itself.
  */
@@ -37,7 +38,19 @@ const rowsFor = (url: string | undefined): number => {
   return match === null ? DEFAULT_ROWS : Math.max(1, Math.min(100_000, Math.round(Number(match[1]) / ROW_BYTES)))
 }
 
+/** A revalidation's answer with what a 304 of the API carries for caches (RFC 9110 15.4.5). */
+const NOT_MODIFIED: Readonly<Record<string, string>> = {
+  etag: "\"0123456789abcdef\"",
+  "cache-control": "public, max-age=3600, stale-while-revalidate=86400",
+  vary: "Accept-Encoding"
+}
+
 createServer((request, response) => {
+  if (request.url?.includes("status=304") === true) {
+    response.writeHead(304, NOT_MODIFIED)
+    response.end()
+    return
+  }
   const rows = rowsFor(request.url)
   let answer = answers.get(rows)
   if (answer === undefined) {

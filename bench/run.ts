@@ -19,6 +19,7 @@ import {
   SIZED_BASELINE_ABOVE,
   writeResult
 } from "./report.ts"
+import { measureAnswerPaths, runAnswerPaths } from "./answerPaths.ts"
 import { runDiverse } from "./diverse/run.ts"
 import { benchRoutes, pickValues, type Route } from "./routes.ts"
 import { runScaling, SCALING_COUNTS } from "./scaling.ts"
@@ -36,6 +37,11 @@ const USAGE = `usage: npm run bench -- [options]
   --warmup S           unrecorded seconds of load per route before measuring (default 1; 0: none)
   --scaling            start time, RSS and the heaviest queries at several sizes instead
   --counts A,B,…       sizes for --scaling (default ${SCALING_COUNTS.join(",")})
+
+  --answer-paths       only the wrk section (run at the end of the default bench too): a 304 and a kept
+                       response against a bare node:http answering the same, and executed lookups
+                       (record, pedigree, descendance, default page) with the response cache off
+                       against a bare answer of the same size; needs wrk (apt-get install wrk)
 
   --diverse            varied traffic instead (issue 9): every request a different URI drawn from the
                        served data, per family: single executions (1 connection, response cache off),
@@ -76,6 +82,7 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
       scaling: { type: "boolean" },
       counts: { type: "string" },
       diverse: { type: "boolean" },
+      "answer-paths": { type: "boolean" },
       workers: { type: "string", multiple: true },
       "soak-seconds": { type: "string" },
       crawl: { type: "string" },
@@ -107,6 +114,7 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
     scaling: values.scaling === true,
     counts: values.counts?.split(",").map((text) => Math.floor(number("counts", text, 0, 1))) ?? SCALING_COUNTS,
     diverse,
+    answerPaths: values["answer-paths"] === true,
     workers: workers.length === 0 ? [undefined] : workers,
     soakSeconds: number("soak-seconds", values["soak-seconds"], 0, 0),
     crawl: values.crawl === undefined ? undefined : Math.floor(number("crawl", values.crawl, 0, 1)),
@@ -165,16 +173,20 @@ const bench = async (startedAt: Date, machine: Machine, options: Options): Promi
   const uncached = judged(executing, await measureSeries(targetsOn(uncachedServer, executing), options))
   await Promise.all([stop(uncachedServer), stop(bare)])
 
+  const answerPaths = await measureAnswerPaths({ ...options, dataFile })
+
   const serverFacts = { dataFile, records: picks.records, startToReadyMs: server.startToReadyMs, memoryAfterStart, memoryAfterLoad }
   process.stdout.write(
     `\n${formatMachine(machine)}\n${options.connections} connections, ${options.duration} s × ${options.runs} run(s) per route, medians\n\n` +
       `${formatRoutes(baselines, rows)}\n\nwith the response cache off (RESPONSE_CACHE_MB=0: every request executes)\n\n` +
-      `${formatRoutes(baselines, uncached)}\n\n${formatServer(serverFacts)}\n`
+      `${formatRoutes(baselines, uncached)}\n\n` +
+      (answerPaths === undefined ? "" : `measured with wrk (a client that saturates the server), the quota off\n\n${answerPaths.text}\n\n`) +
+      `${formatServer(serverFacts)}\n`
   )
   const file = await writeResult(
     startedAt,
     ".json",
-    JSON.stringify({ startedAt, machine, options, server: serverFacts, picks, baselines, routes: rows, uncached }, null, 2)
+    JSON.stringify({ startedAt, machine, options, server: serverFacts, picks, baselines, routes: rows, uncached, answerPaths: answerPaths?.rows }, null, 2)
   )
   process.stdout.write(`\nwritten: ${file}\n`)
 }
@@ -198,6 +210,7 @@ const main = async (): Promise<number> => {
   }
   if (options.scaling) await runScaling(startedAt, machine, options)
   else if (options.diverse) await runDiverse(startedAt, machine, options)
+  else if (options.answerPaths) await runAnswerPaths(startedAt, machine, options)
   else await bench(startedAt, machine, options)
   return 0
 }

@@ -1,0 +1,125 @@
+/**
+ * `npm run bench -- --answer-paths` (and a section of the default bench): the answer paths that
+ * execute nothing (a 304, a kept response) and executed lookups with the response cache off, each
+ * beside the bare `node:http` server answering the same thing (a 304 with the same validators, a
+ * 200 of the same size), measured with wrk (issue 11 item 7; issue 9 item 3). Targets: 304 and
+ * kept ≥ 0.7 of bare; executed lookups ≥ 0.35.
+ */
+import type { Machine } from "./report.ts"
+import { columns, formatMachine, writeResult } from "./report.ts"
+import { type ApiServer, ensureExtract, startApi, startBare, stop } from "./processes.ts"
+import { pickValues } from "./routes.ts"
+import { findWrk, type WrkOptions, type WrkResult, wrkSeries, type WrkTarget } from "./wrk.ts"
+
+export const ANSWER_PATH_TARGET = 0.7
+export const EXECUTED_LOOKUP_TARGET = 0.35
+
+interface Pair {
+  readonly name: string
+  readonly target: number
+  readonly api: WrkTarget
+  readonly bare: WrkTarget
+}
+
+interface PairResult {
+  readonly name: string
+  readonly target: number
+  readonly api: WrkResult
+  readonly bare: WrkResult
+  readonly ratio: number
+}
+
+const sizeOf = async (url: string): Promise<number> => (await (await fetch(url)).arrayBuffer()).byteLength
+
+const etagOf = async (url: string): Promise<string> => {
+  const response = await fetch(url)
+  await response.arrayBuffer()
+  return response.headers.get("etag") ?? "\"none\""
+}
+
+/** Pairs of (API, bare) targets; `lookups` on a server whose response cache is off. */
+const pairsOn = async (api: ApiServer, bare: string, paths: ReadonlyArray<readonly [string, string]>, target: number): Promise<Array<Pair>> =>
+  Promise.all(paths.map(async ([name, path]) => {
+    const size = await sizeOf(api.baseUrl + path)
+    return { name, target, api: { name, url: api.baseUrl + path }, bare: { name: `bare, ${size} B`, url: `${bare}/?bytes=${size}` } }
+  }))
+
+const measurePairs = async (pairs: ReadonlyArray<Pair>, options: WrkOptions): Promise<Array<PairResult>> => {
+  const results = await wrkSeries(pairs.flatMap((pair) => [pair.bare, pair.api]), options)
+  return pairs.map((pair, i) => {
+    const bare = results[2 * i]!
+    const api = results[2 * i + 1]!
+    return { name: pair.name, target: pair.target, api, bare, ratio: api.requestsPerSecond / bare.requestsPerSecond }
+  })
+}
+
+export const formatPairs = (rows: ReadonlyArray<PairResult>): string =>
+  columns([
+    ["path", "API req/s", "bare req/s", "ratio", "target", "API p99 ms", "bare p99 ms", "errors"],
+    ...rows.map((row) => [
+      row.name,
+      row.api.requestsPerSecond.toFixed(0),
+      row.bare.requestsPerSecond.toFixed(0),
+      row.ratio.toFixed(2),
+      `≥ ${row.target}${row.ratio >= row.target ? "" : " (missed)"}`,
+      row.api.p99.toFixed(2),
+      row.bare.p99.toFixed(2),
+      String(row.api.errors)
+    ])
+  ], new Set([1, 2, 3, 5, 6, 7]))
+
+export interface AnswerPathOptions extends WrkOptions {
+  readonly seed: number
+  readonly count: number
+  readonly dataFile: string | undefined
+  readonly serverEnv: Readonly<Record<string, string>>
+}
+
+/** The section: both servers started here, the quota off (it would refuse a saturating client). */
+export const measureAnswerPaths = async (options: AnswerPathOptions): Promise<{ rows: Array<PairResult>; text: string } | undefined> => {
+  if ((await findWrk()) === undefined) {
+    process.stderr.write("wrk is not installed: the answer-path section is skipped (apt-get install wrk)\n")
+    return undefined
+  }
+  const dataFile = options.dataFile ?? (await ensureExtract(options.seed, options.count))
+  const env = { ...options.serverEnv, RATE_LIMIT_RATE: "0" }
+  const bare = await startBare()
+  const cached = await startApi(dataFile, env)
+  const picks = await pickValues(cached.baseUrl)
+  const stats = cached.baseUrl + "/v1/stats"
+  const statsEtag = await etagOf(stats)
+  const keptSize = await sizeOf(stats)
+  const cheap: Array<Pair> = [
+    {
+      name: "304 /v1/stats",
+      target: ANSWER_PATH_TARGET,
+      api: { name: "304 /v1/stats", url: stats, headers: { "if-none-match": statsEtag } },
+      bare: { name: "bare 304", url: `${bare.baseUrl}/?status=304` }
+    },
+    { name: "kept 200 /v1/stats", target: ANSWER_PATH_TARGET, api: { name: "kept /v1/stats", url: stats }, bare: { name: `bare, ${keptSize} B`, url: `${bare.baseUrl}/?bytes=${keptSize}` } }
+  ]
+  const rows = await measurePairs(cheap, options)
+  await stop(cached)
+  const uncached = await startApi(dataFile, { ...env, RESPONSE_CACHE_MB: "0" })
+  const lookups = await pairsOn(uncached, bare.baseUrl, [
+    ["executed: one record", `/v1/equides/${picks.record.id}`],
+    ["executed: pedigree", `/v1/equides/${picks.record.id}/pedigree`],
+    ["executed: descendance", `/v1/equides/${picks.sire.id}/descendance`],
+    ["executed: default list page", "/v1/equides"]
+  ], EXECUTED_LOOKUP_TARGET)
+  rows.push(...(await measurePairs(lookups, options)))
+  await Promise.all([stop(uncached), stop(bare)])
+  return { rows, text: formatPairs(rows) }
+}
+
+/** `--answer-paths` alone: the section, printed and written to bench/results. */
+export const runAnswerPaths = async (startedAt: Date, machine: Machine, options: AnswerPathOptions): Promise<void> => {
+  const measured = await measureAnswerPaths(options)
+  if (measured === undefined) return
+  process.stdout.write(
+    `\n${formatMachine(machine)}\nwrk, 2 threads, ${options.connections} connections, ${options.duration} s × ${options.runs} run(s), medians; ` +
+      `the quota off; executed rows with RESPONSE_CACHE_MB=0\n\n${measured.text}\n`
+  )
+  const file = await writeResult(startedAt, "-answer-paths.json", JSON.stringify({ startedAt, machine, options, rows: measured.rows }, null, 2))
+  process.stdout.write(`\nwritten: ${file}\n`)
+}

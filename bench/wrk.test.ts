@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest"
+import { parseWrk, wrkMs } from "./wrk.ts"
+
+const REPORT = `Running 10s test @ http://127.0.0.1:8080/v1/stats
+  2 threads and 50 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency     1.02ms  350.12us  12.40ms   90.00%
+    Req/Sec    24.51k     1.20k   27.00k    70.00%
+  Latency Distribution
+     50%  812.00us
+     75%    1.10ms
+     90%    1.40ms
+     99%    2.01s
+  487654 requests in 10.00s, 120.00MB read
+  Socket errors: connect 0, read 2, write 0, timeout 1
+  Non-2xx or 3xx responses: 4
+Requests/sec:  48765.40
+Transfer/sec:     12.00MB
+`
+
+describe("wrk's report", () => {
+  it("reads the rate, the latency percentiles and the errors", () => {
+    const report = parseWrk(REPORT)
+    expect(report).toMatchObject({ requestsPerSecond: 48765.4, errors: 7 })
+    expect(report.p50).toBeCloseTo(0.812)
+    expect(report.p99).toBeCloseTo(2010)
+  })
+  it("reads durations in every unit", () => {
+    expect(wrkMs("812.00us")).toBeCloseTo(0.812)
+    expect(wrkMs("1.20ms")).toBe(1.2)
+    expect(wrkMs("2s")).toBe(2000)
+    expect(wrkMs("soon")).toBeNaN()
+  })
+  it("refuses a report without a rate", () => {
+    expect(() => parseWrk("unable to connect")).toThrow(/no rate/)
+  })
+})

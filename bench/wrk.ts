@@ -1,0 +1,95 @@
+/**
+ * Measurements with `wrk` (issue 11, item 7): a client in C that saturates the server, where
+ * autocannon, in JavaScript on the same two cores, measures the client as much as the server.
+ * Used for the answer paths that cost least (304, kept response) and for executed lookups with
+ * the response cache off, each beside the bare `node:http` server answering the same thing in the
+ * same run. `wrk` comes from apt (`apt-get install wrk`); without it the section is skipped with a
+ * message saying so.
+ */
+import { execFile } from "node:child_process"
+import { promisify } from "node:util"
+import { median } from "./load.ts"
+
+const run = promisify(execFile)
+
+export interface WrkResult {
+  readonly requestsPerSecond: number
+  /** Milliseconds, from wrk's latency distribution. */
+  readonly p50: number
+  readonly p99: number
+  /** Non-2xx/3xx responses and socket errors. */
+  readonly errors: number
+}
+
+/** `wrk`'s path, or undefined when it is not installed. */
+export const findWrk = async (): Promise<string | undefined> => {
+  try {
+    await run("wrk", ["--version"])
+    return "wrk"
+  } catch (error) {
+    // `wrk --version` prints its usage and exits 1: it is there.
+    return (error as { code?: unknown }).code === "ENOENT" ? undefined : "wrk"
+  }
+}
+
+/** A wrk duration (`812.00us`, `1.20ms`, `2.01s`) in milliseconds. */
+export const wrkMs = (text: string): number => {
+  const match = /^([\d.]+)(us|ms|s)$/.exec(text)
+  if (match === null) return Number.NaN
+  const value = Number(match[1])
+  return match[2] === "us" ? value / 1000 : match[2] === "s" ? value * 1000 : value
+}
+
+/** The figures of wrk's report (run with `--latency`). */
+export const parseWrk = (output: string): WrkResult => {
+  const rate = /Requests\/sec:\s+([\d.]+)/.exec(output)
+  const p50 = /^\s+50%\s+(\S+)/m.exec(output)
+  const p99 = /^\s+99%\s+(\S+)/m.exec(output)
+  const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(output)
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output)
+  if (rate === null) throw new Error(`wrk printed no rate:\n${output}`)
+  return {
+    requestsPerSecond: Number(rate[1]),
+    p50: p50 === null ? Number.NaN : wrkMs(p50[1]!),
+    p99: p99 === null ? Number.NaN : wrkMs(p99[1]!),
+    errors: Number(non2xx?.[1] ?? 0) + (socket === null ? 0 : socket.slice(1).reduce((sum, n) => sum + Number(n), 0))
+  }
+}
+
+export interface WrkOptions {
+  readonly connections: number
+  /** Seconds per measurement. */
+  readonly duration: number
+  readonly runs: number
+}
+
+/** One wrk run against `url` with `headers`. Two threads: the machine's cores are shared with the server. */
+export const wrkOnce = async (url: string, headers: Readonly<Record<string, string>>, options: WrkOptions): Promise<WrkResult> => {
+  const args = ["-t", "2", "-c", String(options.connections), "-d", `${options.duration}s`, "--latency"]
+  for (const [name, value] of Object.entries(headers)) args.push("-H", `${name}: ${value}`)
+  const { stdout } = await run("wrk", [...args, url], { maxBuffer: 1 << 20 })
+  return parseWrk(stdout)
+}
+
+export interface WrkTarget {
+  readonly name: string
+  readonly url: string
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+/** Each target measured `runs` times, interleaved (a slow moment of the machine spreads over all), medians. */
+export const wrkSeries = async (targets: ReadonlyArray<WrkTarget>, options: WrkOptions): Promise<Array<WrkResult>> => {
+  const results: Array<Array<WrkResult>> = targets.map(() => [])
+  for (let r = 0; r < options.runs; r++) {
+    for (const [i, target] of targets.entries()) {
+      process.stderr.write(`wrk ${target.name} (run ${r + 1}/${options.runs})\n`)
+      results[i]!.push(await wrkOnce(target.url, target.headers ?? {}, options))
+    }
+  }
+  return results.map((runs) => ({
+    requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
+    p50: median(runs.map((run) => run.p50)),
+    p99: median(runs.map((run) => run.p99)),
+    errors: runs.reduce((sum, run) => sum + run.errors, 0)
+  }))
+}
