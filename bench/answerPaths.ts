@@ -7,7 +7,7 @@
  */
 import type { Machine } from "./report.ts"
 import { columns, formatMachine, writeResult } from "./report.ts"
-import { type ApiServer, ensureExtract, startApi, startBare, stop } from "./processes.ts"
+import { type ApiServer, ensureExtract, type Started, startApi, startBare, stop } from "./processes.ts"
 import { pickValues } from "./routes.ts"
 import { findWrk, type WrkOptions, type WrkResult, wrkSeries, type WrkTarget } from "./wrk.ts"
 
@@ -27,6 +27,8 @@ interface PairResult {
   readonly api: WrkResult
   readonly bare: WrkResult
   readonly ratio: number
+  /** Bare CPU per request over the API's: the rate ratio a server that had the machine to itself would show. */
+  readonly cpuRatio: number | undefined
 }
 
 const sizeOf = async (url: string): Promise<number> => (await (await fetch(url)).arrayBuffer()).byteLength
@@ -38,10 +40,10 @@ const etagOf = async (url: string): Promise<string> => {
 }
 
 /** Pairs of (API, bare) targets; `lookups` on a server whose response cache is off. */
-const pairsOn = async (api: ApiServer, bare: string, paths: ReadonlyArray<readonly [string, string]>, target: number): Promise<Array<Pair>> =>
+const pairsOn = async (api: ApiServer, bare: Started, paths: ReadonlyArray<readonly [string, string]>, target: number): Promise<Array<Pair>> =>
   Promise.all(paths.map(async ([name, path]) => {
     const size = await sizeOf(api.baseUrl + path)
-    return { name, target, api: { name, url: api.baseUrl + path }, bare: { name: `bare, ${size} B`, url: `${bare}/?bytes=${size}` } }
+    return { name, target, api: { name, url: api.baseUrl + path, pid: api.pid }, bare: { name: `bare, ${size} B`, url: `${bare.baseUrl}/?bytes=${size}`, pid: bare.pid } }
   }))
 
 const measurePairs = async (pairs: ReadonlyArray<Pair>, options: WrkOptions): Promise<Array<PairResult>> => {
@@ -49,24 +51,30 @@ const measurePairs = async (pairs: ReadonlyArray<Pair>, options: WrkOptions): Pr
   return pairs.map((pair, i) => {
     const bare = results[2 * i]!
     const api = results[2 * i + 1]!
-    return { name: pair.name, target: pair.target, api, bare, ratio: api.requestsPerSecond / bare.requestsPerSecond }
+    const cpuRatio = api.cpuMicrosPerRequest === undefined || bare.cpuMicrosPerRequest === undefined
+      ? undefined
+      : bare.cpuMicrosPerRequest / api.cpuMicrosPerRequest
+    return { name: pair.name, target: pair.target, api, bare, ratio: api.requestsPerSecond / bare.requestsPerSecond, cpuRatio }
   })
 }
 
 export const formatPairs = (rows: ReadonlyArray<PairResult>): string =>
   columns([
-    ["path", "API req/s", "bare req/s", "ratio", "target", "API p99 ms", "bare p99 ms", "errors"],
+    ["path", "API req/s", "bare req/s", "ratio", "target", "API µs CPU/req", "bare µs CPU/req", "CPU ratio", "API p99 ms", "bare p99 ms", "errors"],
     ...rows.map((row) => [
       row.name,
       row.api.requestsPerSecond.toFixed(0),
       row.bare.requestsPerSecond.toFixed(0),
       row.ratio.toFixed(2),
       `≥ ${row.target}${row.ratio >= row.target ? "" : " (missed)"}`,
+      row.api.cpuMicrosPerRequest?.toFixed(1) ?? "-",
+      row.bare.cpuMicrosPerRequest?.toFixed(1) ?? "-",
+      row.cpuRatio?.toFixed(2) ?? "-",
       row.api.p99.toFixed(2),
       row.bare.p99.toFixed(2),
       String(row.api.errors)
     ])
-  ], new Set([1, 2, 3, 5, 6, 7]))
+  ], new Set([1, 2, 3, 5, 6, 7, 8, 9, 10]))
 
 export interface AnswerPathOptions extends WrkOptions {
   readonly seed: number
@@ -89,19 +97,26 @@ export const measureAnswerPaths = async (options: AnswerPathOptions): Promise<{ 
   const stats = cached.baseUrl + "/v1/stats"
   const statsEtag = await etagOf(stats)
   const keptSize = await sizeOf(stats)
+  // The bare server gets the same request headers: only the answering differs.
+  const revalidation = { "if-none-match": statsEtag }
   const cheap: Array<Pair> = [
     {
       name: "304 /v1/stats",
       target: ANSWER_PATH_TARGET,
-      api: { name: "304 /v1/stats", url: stats, headers: { "if-none-match": statsEtag } },
-      bare: { name: "bare 304", url: `${bare.baseUrl}/?status=304` }
+      api: { name: "304 /v1/stats", url: stats, headers: revalidation, pid: cached.pid },
+      bare: { name: "bare 304", url: `${bare.baseUrl}/?status=304`, headers: revalidation, pid: bare.pid }
     },
-    { name: "kept 200 /v1/stats", target: ANSWER_PATH_TARGET, api: { name: "kept /v1/stats", url: stats }, bare: { name: `bare, ${keptSize} B`, url: `${bare.baseUrl}/?bytes=${keptSize}` } }
+    {
+      name: "kept 200 /v1/stats",
+      target: ANSWER_PATH_TARGET,
+      api: { name: "kept /v1/stats", url: stats, pid: cached.pid },
+      bare: { name: `bare, ${keptSize} B`, url: `${bare.baseUrl}/?bytes=${keptSize}`, pid: bare.pid }
+    }
   ]
   const rows = await measurePairs(cheap, options)
   await stop(cached)
   const uncached = await startApi(dataFile, { ...env, RESPONSE_CACHE_MB: "0" })
-  const lookups = await pairsOn(uncached, bare.baseUrl, [
+  const lookups = await pairsOn(uncached, bare, [
     ["executed: one record", `/v1/equides/${picks.record.id}`],
     ["executed: pedigree", `/v1/equides/${picks.record.id}/pedigree`],
     ["executed: descendance", `/v1/equides/${picks.sire.id}/descendance`],

@@ -21,7 +21,7 @@ Transfer/sec:     12.00MB
 describe("wrk's report", () => {
   it("reads the rate, the latency percentiles and the errors", () => {
     const report = parseWrk(REPORT)
-    expect(report).toMatchObject({ requestsPerSecond: 48765.4, errors: 7 })
+    expect(report).toMatchObject({ requestsPerSecond: 48765.4, requests: 487654, errors: 7 })
     expect(report.p50).toBeCloseTo(0.812)
     expect(report.p99).toBeCloseTo(2010)
   })

@@ -7,6 +7,7 @@
  * message saying so.
  */
 import { execFile } from "node:child_process"
+import { readFileSync } from "node:fs"
 import { promisify } from "node:util"
 import { median } from "./load.ts"
 
@@ -14,11 +15,18 @@ const run = promisify(execFile)
 
 export interface WrkResult {
   readonly requestsPerSecond: number
+  readonly requests: number
   /** Milliseconds, from wrk's latency distribution. */
   readonly p50: number
   readonly p99: number
   /** Non-2xx/3xx responses and socket errors. */
   readonly errors: number
+  /**
+   * The server's CPU time per request (user + system, all its threads), in microseconds: unlike
+   * the rate, it does not depend on how much of the machine the server got, so it stays
+   * comparable on a machine shared with the load generator and other work.
+   */
+  readonly cpuMicrosPerRequest?: number
 }
 
 /** `wrk`'s path, or undefined when it is not installed. */
@@ -43,6 +51,7 @@ export const wrkMs = (text: string): number => {
 /** The figures of wrk's report (run with `--latency`). */
 export const parseWrk = (output: string): WrkResult => {
   const rate = /Requests\/sec:\s+([\d.]+)/.exec(output)
+  const requests = /(\d+) requests in/.exec(output)
   const p50 = /^\s+50%\s+(\S+)/m.exec(output)
   const p99 = /^\s+99%\s+(\S+)/m.exec(output)
   const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(output)
@@ -50,6 +59,7 @@ export const parseWrk = (output: string): WrkResult => {
   if (rate === null) throw new Error(`wrk printed no rate:\n${output}`)
   return {
     requestsPerSecond: Number(rate[1]),
+    requests: Number(requests?.[1] ?? 0),
     p50: p50 === null ? Number.NaN : wrkMs(p50[1]!),
     p99: p99 === null ? Number.NaN : wrkMs(p99[1]!),
     errors: Number(non2xx?.[1] ?? 0) + (socket === null ? 0 : socket.slice(1).reduce((sum, n) => sum + Number(n), 0))
@@ -63,18 +73,39 @@ export interface WrkOptions {
   readonly runs: number
 }
 
-/** One wrk run against `url` with `headers`. Two threads: the machine's cores are shared with the server. */
-export const wrkOnce = async (url: string, headers: Readonly<Record<string, string>>, options: WrkOptions): Promise<WrkResult> => {
-  const args = ["-t", "2", "-c", String(options.connections), "-d", `${options.duration}s`, "--latency"]
-  for (const [name, value] of Object.entries(headers)) args.push("-H", `${name}: ${value}`)
-  const { stdout } = await run("wrk", [...args, url], { maxBuffer: 1 << 20 })
-  return parseWrk(stdout)
+/** Clock ticks of CPU (user + system) used so far by process `pid` (Linux `/proc`), or undefined. */
+const cpuTicks = (pid: number): number | undefined => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return Number(fields[11]) + Number(fields[12])
+  } catch {
+    return undefined
+  }
 }
+
+/** `/proc` counts CPU time in ticks of 1/100 s on Linux. */
+const TICK_MICROS = 10_000
 
 export interface WrkTarget {
   readonly name: string
   readonly url: string
   readonly headers?: Readonly<Record<string, string>>
+  /** The serving process, to read its CPU time. */
+  readonly pid?: number
+}
+
+/** One wrk run against a target. Two threads: the machine's cores are shared with the server. */
+export const wrkOnce = async (target: WrkTarget, options: WrkOptions): Promise<WrkResult> => {
+  const args = ["-t", "2", "-c", String(options.connections), "-d", `${options.duration}s`, "--latency"]
+  for (const [name, value] of Object.entries(target.headers ?? {})) args.push("-H", `${name}: ${value}`)
+  const before = target.pid === undefined ? undefined : cpuTicks(target.pid)
+  const { stdout } = await run("wrk", [...args, target.url], { maxBuffer: 1 << 20 })
+  const after = target.pid === undefined ? undefined : cpuTicks(target.pid)
+  const result = parseWrk(stdout)
+  return before === undefined || after === undefined || result.requests === 0
+    ? result
+    : { ...result, cpuMicrosPerRequest: ((after - before) * TICK_MICROS) / result.requests }
 }
 
 /** Each target measured `runs` times, interleaved (a slow moment of the machine spreads over all), medians. */
@@ -83,11 +114,15 @@ export const wrkSeries = async (targets: ReadonlyArray<WrkTarget>, options: WrkO
   for (let r = 0; r < options.runs; r++) {
     for (const [i, target] of targets.entries()) {
       process.stderr.write(`wrk ${target.name} (run ${r + 1}/${options.runs})\n`)
-      results[i]!.push(await wrkOnce(target.url, target.headers ?? {}, options))
+      results[i]!.push(await wrkOnce(target, options))
     }
   }
   return results.map((runs) => ({
     requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
+    requests: median(runs.map((run) => run.requests)),
+    ...(runs.every((run) => run.cpuMicrosPerRequest !== undefined)
+      ? { cpuMicrosPerRequest: median(runs.map((run) => run.cpuMicrosPerRequest!)) }
+      : {}),
     p50: median(runs.map((run) => run.p50)),
     p99: median(runs.map((run) => run.p99)),
     errors: runs.reduce((sum, run) => sum + run.errors, 0)

@@ -32,8 +32,6 @@ export const makeHandlers = (stats: typeof StatsHandlers = StatsHandlers) =>
     stats
   ).pipe(Layer.provide([ValidationLive, QuotaLive, DisponibiliteLive]))
 
-export const HandlersLive = makeHandlers()
-
 /**
  * The whole application over the given handlers of the `stats` group. It needs an `Executor`
  * (`execution/Executor.ts`), provided apart so that a pool of workers is ready before the listener
@@ -41,8 +39,4 @@ export const HandlersLive = makeHandlers()
  */
 export const makeApp = (stats: typeof StatsHandlers = StatsHandlers) =>
   Layer.mergeAll(HttpApiBuilder.layer(Api).pipe(Layer.provide(makeHandlers(stats))), DocumentationRoute, PipelineLive)
-
-export const ApiLive = HttpApiBuilder.layer(Api).pipe(Layer.provide(HandlersLive))
-
-export const AppLive = makeApp()
 

@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib"
 import { ifNoneMatchMatches, makeEtagger } from "./admission/conditional.ts"
 import { negotiateUncached } from "./admission/coding.ts"
-import { CACHE_POLICY } from "./responseHeaders.ts"
+import { SPEC_CACHE_CONTROL as CACHE_POLICY } from "./testing/spec.ts"
 import { FAMILY, instrumentedStats, makeProbe, raw, type RawReply, SIRE, testServer } from "./testing.ts"
 
 const STRONG = /^"[0-9a-f]{16}"$/

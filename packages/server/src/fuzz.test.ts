@@ -12,7 +12,7 @@ import { Effect } from "effect"
 import fc from "fast-check"
 import { Agent, request } from "node:http"
 import { connect } from "node:net"
-import { EXPOSED_HEADERS } from "./responseHeaders.ts"
+import { DESIGN_EXPOSED_HEADERS as EXPOSED_HEADERS } from "./testing/spec.ts"
 import { FAMILY, raw, serverUrl, SIRE, testServer } from "./testing.ts"
 
 const SEED = 20261123

@@ -8,7 +8,7 @@ import { fromRecords } from "@equides/domain"
 import { Effect } from "effect"
 import { parseTrustedProxies } from "./config.ts"
 import { isOversized, scanQuery } from "./admission/requestSize.ts"
-import { CACHE_POLICY, EXPOSED_HEADERS } from "./responseHeaders.ts"
+import { DESIGN_EXPOSED_HEADERS as EXPOSED_HEADERS, SPEC_CACHE_CONTROL as CACHE_POLICY } from "./testing/spec.ts"
 import { FAMILY, raw, type RawReply, rawSocket, serverUrl, testServer } from "./testing.ts"
 
 const COMMON = {

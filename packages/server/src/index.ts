@@ -1,4 +1,4 @@
-export { ApiLive, AppLive, HandlersLive, makeApp } from "./App.ts"
+export { makeApp } from "./App.ts"
 export { DEFAULT_SETTINGS, serverConfig, type ServerSettings, Settings, settingsLayer } from "./config.ts"
 export { ServerLive } from "./node/server.ts"
 export { Telemetry } from "./telemetry.ts"

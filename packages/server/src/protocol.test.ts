@@ -11,7 +11,7 @@ import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import { equideNotFound as unknownId } from "./handlers/query.ts"
 import { targetProblem } from "./admission/requestTarget.ts"
-import { EXPOSED_HEADERS } from "./responseHeaders.ts"
+import { DESIGN_EXPOSED_HEADERS as EXPOSED_HEADERS } from "./testing/spec.ts"
 import { FAMILY, raw, rawSocket, serverUrl, SIRE, testServer } from "./testing.ts"
 
 interface Parsed {

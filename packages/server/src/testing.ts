@@ -49,7 +49,7 @@ export const MARE = idN(8)
 /** Referenced as a dam, absent from the records: a dangling link. */
 export const ABSENT = idN(99)
 
-export const JSON_UTF8 = "application/json; charset=utf-8"
+export { SPEC_JSON as JSON_UTF8 } from "./testing/spec.ts"
 
 /** Decodes strictly: a field the schema does not know fails too. */
 export const shape = <S extends Schema.Top>(schema: S, value: unknown): S["Type"] =>

@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { Admission, admittedAt, type Gatekeeper } from "../admission/Gatekeeper.ts"
 import { settingsLayer } from "../config.ts"
 import { makeFrontDoor } from "./frontDoor.ts"
-import { CACHE_POLICY } from "../responseHeaders.ts"
+import { SPEC_CACHE_CONTROL as CACHE_POLICY } from "../testing/spec.ts"
 import { Telemetry } from "../telemetry.ts"
 import { FAMILY, parsePrometheus, sampleValue } from "../testing.ts"
 
