@@ -1,5 +1,5 @@
 /** `GET /documentation`: the HTML guide, with one anchored section per problem type. */
-import { ParametreInvalide, unknownParameterHint } from "@equides/domain"
+import { ParametreInvalide, Refusals, unknownParameterHint } from "@equides/domain"
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { documentationPage } from "./pages.ts"
@@ -18,7 +18,7 @@ export const DocumentationRoute = HttpRouter.add(
     if (name === undefined) return page
     return yield* problemResponse(
       new ParametreInvalide({
-        detail: `Le paramètre ${name} n'est pas admis par cette route.`,
+        detail: Refusals.parameterNotAdmitted(name),
         parametre: name,
         indice: unknownParameterHint(name, [])
       })

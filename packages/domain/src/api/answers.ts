@@ -8,7 +8,7 @@ import { Result, Schema } from "effect"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import type { QueryResult } from "../query/errors.ts"
 import { FILTER_PARAMETERS, resolveFilters } from "../query/filters.ts"
-import { checkLimite, checkOffset, listPage, paginationLinks, parseTri } from "../query/paginate.ts"
+import { DEFAULT_LIMITE, DEFAULT_TRI, listPage, paginationLinks } from "../query/paginate.ts"
 import { anneeOf, equide, idOf, nomOf, raceOf, resume, sexeOf } from "../query/record.ts"
 import { DEFAULT_REPARTITION_DIMENSION, repartition } from "../query/repartition.ts"
 import { select } from "../query/select.ts"
@@ -51,9 +51,10 @@ export const queryPairs = (url: string): Array<readonly [string, string]> => {
 export const listAnswer = (data: DatasetData, query: ListQuery, url: string): QueryResult<PageEquides> =>
   Result.gen(function*() {
     const filters = yield* resolveFilters(data, query)
-    const tri = yield* parseTri(query.tri)
-    const limite = yield* checkLimite(query.limite)
-    const offset = yield* checkOffset(query.offset)
+    // Bounds and admitted values are the schema's: a decoded query holds only admitted ones.
+    const tri = query.tri ?? DEFAULT_TRI
+    const limite = query.limite ?? DEFAULT_LIMITE
+    const offset = query.offset ?? 0
     const page = listPage(data, select(data, filters), tri, offset, limite)
     const links = paginationLinks(LIST_PATH, queryPairs(url), offset, limite, page.total)
     const pagination = { total: page.total, limite, offset, ...links }

@@ -14,7 +14,7 @@ import { PageEquides } from "../schemas/lists.ts"
 import { Descendance, Pedigree } from "../schemas/pedigree.ts"
 import { filterDefs } from "./filterParams.ts"
 import { Disponibilite } from "./middleware.ts"
-import { clampedInt, documented, int, NoQuery, oneOf, params, pathText, raw } from "./params.ts"
+import { clampedInt, documented, int, NoQuery, oneOf, params, pathText } from "./params.ts"
 import { Introuvable } from "./problems.ts"
 
 /** `vue` values: Resume rows (default) or full Equide rows. */
@@ -31,12 +31,10 @@ export const idPath = params("path", {
 
 export const listQuery = params("query", {
   ...filterDefs,
-  // Taken as any string and checked by the query (`parseTri`).
-  tri: raw({
-    schema: { type: "string", enum: TRIS, default: DEFAULT_TRI },
+  tri: oneOf(TRIS, {
+    default: DEFAULT_TRI,
     description:
-      "Ordre : naturel (ordre du fichier source), nom, annee ; préfixe - pour inverser. Les fiches sans année de naissance sont toujours en dernier, dans les deux sens.",
-    expected: `une des valeurs ${TRIS.join(", ")}`
+      "Ordre : naturel (ordre du fichier source), nom, annee ; préfixe - pour inverser. Les fiches sans année de naissance sont toujours en dernier, dans les deux sens."
   }),
   vue: oneOf(VUES, { default: "resume", description: "resume (Resume, par défaut) ou complet (Equide)." }),
   limite: int({ minimum: MIN_LIMITE, maximum: MAX_LIMITE, default: DEFAULT_LIMITE, description: "Taille de page ; hors bornes : 400." }),

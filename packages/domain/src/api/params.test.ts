@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Exit, Schema, SchemaAST } from "effect"
 import { HttpApi } from "effect/http-api"
 import { Api } from "./Api.ts"
+import { listQuery } from "./equides.ts"
 import { clamp, IntFromString, NoQuery, paramDocsOf } from "./params.ts"
 
 const decodeInt = Schema.decodeUnknownExit(IntFromString)
@@ -55,6 +56,22 @@ describe("endpoint parameters", () => {
       const ast = SchemaAST.toType(query!.ast)
       const declared = SchemaAST.isObjects(ast) ? ast.propertySignatures.map((p) => String(p.name)) : []
       expect(docs.filter((d) => d.in === "query").map((d) => d.name).sort(), name).toStrictEqual(declared.sort())
+    }
+  })
+})
+
+describe("the list's parameters", () => {
+  // Spec, Conditions and Limits: limite 1..100 and offset ≤ 10000 are refused outside their
+  // bounds on /v1/equides; tri is one of the documented orders. The schema alone says so.
+  const decode = Schema.decodeUnknownExit(Schema.Struct(listQuery.fields))
+  it("admits the bounds and the documented orders", () => {
+    for (const query of [{ limite: "1" }, { limite: "100" }, { offset: "0" }, { offset: "10000" }, { tri: "-annee" }, { tri: "naturel" }]) {
+      expect(Exit.isSuccess(decode(query)), JSON.stringify(query)).toBe(true)
+    }
+  })
+  it("refuses what lies outside them", () => {
+    for (const query of [{ limite: "0" }, { limite: "101" }, { limite: "2.5" }, { offset: "10001" }, { offset: "-1" }, { tri: "name" }, { tri: "" }]) {
+      expect(Exit.isFailure(decode(query)), JSON.stringify(query)).toBe(true)
     }
   })
 })

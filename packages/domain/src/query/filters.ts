@@ -13,7 +13,9 @@ import { Result } from "effect"
 import { type Dimension, lowerBound } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { foldValue, foldWords } from "../text/fold.ts"
-import { hintFor, InvalidParameter, nearestValues, notAdmitted, type QueryResult, quote } from "./errors.ts"
+import { hintFor, nearestValues, quote } from "../refusal/hints.ts"
+import { notAnInteger, valueNotAdmitted } from "../refusal/messages.ts"
+import { InvalidParameter, notAdmitted, type QueryResult } from "./errors.ts"
 
 /** Raw filter values as decoded from the query (absent parameters are `undefined` or omitted). */
 export interface FilterInput {
@@ -186,7 +188,7 @@ export const parseYears = (input: ReadonlyArray<string | number>): QueryResult<A
         new InvalidParameter({
           parametre: "annee_naissance",
           detail: value === ""
-            ? "Une valeur vide n'est pas admise pour annee_naissance."
+            ? valueNotAdmitted("annee_naissance", value)
             : `La valeur ${quote(value)} n'est pas une année (entier) pour annee_naissance.`,
           indice: "un entier, par exemple annee_naissance=2012 ; années présentes : /v1/referentiels/annees_naissance"
         })
@@ -202,7 +204,7 @@ const checkInteger = (parametre: string, value: number): InvalidParameter | unde
     ? undefined
     : new InvalidParameter({
       parametre,
-      detail: `La valeur ${quote(String(value))} n'est pas un entier pour ${parametre}.`,
+      detail: notAnInteger(parametre, String(value)),
       indice: `un entier, par exemple ${parametre}=2012`
     })
 
@@ -226,7 +228,7 @@ export const parseNom = (nom: string): QueryResult<ReadonlyArray<string>> => {
       new InvalidParameter({
         parametre: "nom",
         detail: nom.trim() === ""
-          ? "Une valeur vide n'est pas admise pour nom."
+          ? valueNotAdmitted("nom", nom)
           : `La valeur ${quote(nom)} ne contient aucun mot (lettres ou chiffres) pour nom.`,
         indice: "un ou plusieurs débuts de mots du nom, par exemple nom=jappe"
       })

@@ -14,7 +14,7 @@ import {
   syntheticRecords
 } from "../testing/arbitraries.ts"
 import { type FilterInput, resolveFilters } from "./filters.ts"
-import { checkLimite, checkOffset, listPage, MAX_OFFSET, paginationLinks, parseTri } from "./paginate.ts"
+import { listPage, MAX_OFFSET, paginationLinks } from "./paginate.ts"
 import { select, selectionOfRows, selectionRows } from "./select.ts"
 import { orderedWindow, type PageStats, type Strategy, type Tri, TRIS } from "./sort.ts"
 
@@ -117,20 +117,6 @@ describe("listPage", () => {
     const all = select(data, resolved(data, {}))
     const pages = [0, 2, 4, 6].flatMap((offset) => [...listPage(data, all, "-nom", offset, 2).rows])
     expect(pages).toEqual([0, 1, 2, 4, 6, 5, 3])
-  })
-
-  it("validates tri, limite and offset", () => {
-    expect(Result.isSuccess(parseTri("-annee"))).toBe(true)
-    expect(parseTri(undefined)).toEqual(Result.succeed("naturel"))
-    const bad = parseTri("name")
-    expect(Result.isFailure(bad) && bad.failure.parametre).toBe("tri")
-    expect(checkLimite(undefined)).toEqual(Result.succeed(20))
-    expect(Result.isFailure(checkLimite(0))).toBe(true)
-    expect(Result.isFailure(checkLimite(101))).toBe(true)
-    expect(Result.isFailure(checkLimite(2.5))).toBe(true)
-    expect(checkOffset(MAX_OFFSET)).toEqual(Result.succeed(MAX_OFFSET))
-    const off = checkOffset(MAX_OFFSET + 1)
-    expect(Result.isFailure(off) && off.failure.parametre).toBe("offset")
   })
 })
 

@@ -2,11 +2,9 @@
  * GET /v1/equides pagination: one page of a selection in a given order, and the page links
  * (design 2.2).
  */
-import { Result } from "effect"
 import type { DatasetData } from "../dataset/DatasetData.ts"
-import { InvalidParameter, type QueryResult, quote } from "./errors.ts"
 import type { Selection } from "./select.ts"
-import { isTri, orderedWindow, type PageStats, type Tri, TRIS } from "./sort.ts"
+import { orderedWindow, type PageStats, type Tri } from "./sort.ts"
 
 /** Pagination depth: the largest offset admitted. */
 export const MAX_OFFSET = 10000
@@ -37,45 +35,6 @@ export const listPage = (
   total: selection.count,
   rows: orderedWindow(data, selection, tri, offset, limite, stats)
 })
-
-const integerError = (parametre: string, value: number, min: number, max: number): InvalidParameter =>
-  new InvalidParameter({
-    parametre,
-    detail: Number.isInteger(value)
-      ? `La valeur ${quote(String(value))} est hors des bornes de ${parametre} (${min} à ${max}).`
-      : `La valeur ${quote(String(value))} n'est pas un entier pour ${parametre}.`,
-    indice: `un entier de ${min} à ${max}`
-  })
-
-/** `limite` of GET /v1/equides: integer 1..100, refused (not clamped) out of bounds. */
-export const checkLimite = (limite: number | undefined): QueryResult<number> =>
-  limite === undefined
-    ? Result.succeed(DEFAULT_LIMITE)
-    : Number.isInteger(limite) && limite >= MIN_LIMITE && limite <= MAX_LIMITE
-    ? Result.succeed(limite)
-    : Result.fail(integerError("limite", limite, MIN_LIMITE, MAX_LIMITE))
-
-/** `offset` of GET /v1/equides: integer 0..10000, refused out of bounds. */
-export const checkOffset = (offset: number | undefined): QueryResult<number> =>
-  offset === undefined
-    ? Result.succeed(0)
-    : Number.isInteger(offset) && offset >= 0 && offset <= MAX_OFFSET
-    ? Result.succeed(offset)
-    : Result.fail(integerError("offset", offset, 0, MAX_OFFSET))
-
-/** `tri`: one of TRIS (exact spelling), default `naturel`. */
-export const parseTri = (tri: string | undefined): QueryResult<Tri> =>
-  tri === undefined
-    ? Result.succeed(DEFAULT_TRI)
-    : isTri(tri)
-    ? Result.succeed(tri)
-    : Result.fail(
-      new InvalidParameter({
-        parametre: "tri",
-        detail: `La valeur ${quote(tri)} n'est pas admise pour tri.`,
-        indice: `valeurs admises : ${TRIS.join(", ")}`
-      })
-    )
 
 export interface PaginationLinks {
   readonly suivant: string | null

@@ -7,7 +7,8 @@
 import { Result } from "effect"
 import { postingsCount, type Postings } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
-import { hintFor, InvalidParameter, nearestValues, type QueryResult, quote } from "./errors.ts"
+import { admittedValuesHint, hintFor, nearestValues } from "../refusal/hints.ts"
+import { InvalidParameter, notAdmitted, type QueryResult } from "./errors.ts"
 import { memoPer } from "./memo.ts"
 
 export const REFERENTIEL_DIMENSIONS = [
@@ -117,13 +118,7 @@ export const isReferentielDimension = (value: string): value is ReferentielDimen
   (REFERENTIEL_DIMENSIONS as ReadonlyArray<string>).includes(value)
 
 export const unknownDimension = (dimension: string, admitted: ReadonlyArray<string>): InvalidParameter =>
-  new InvalidParameter({
-    parametre: "dimension",
-    detail: dimension.trim() === ""
-      ? "Une valeur vide n'est pas admise pour dimension."
-      : `La valeur ${quote(dimension)} n'est pas admise pour dimension.`,
-    indice: hintFor(nearestValues(dimension, admitted), `valeurs admises : ${admitted.join(", ")}`)
-  })
+  notAdmitted("dimension", dimension, hintFor(nearestValues(dimension, admitted), admittedValuesHint(admitted)))
 
 /** The French note of a truncated list. */
 export const truncationNote = (total: number): string =>

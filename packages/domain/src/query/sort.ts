@@ -23,7 +23,6 @@ import { membership, type RowTest, type Selection, selectionRows } from "./selec
 export const TRIS = ["naturel", "nom", "annee", "-naturel", "-nom", "-annee"] as const
 export type Tri = (typeof TRIS)[number]
 
-export const isTri = (value: string): value is Tri => (TRIS as ReadonlyArray<string>).includes(value)
 
 /** Which strategy produced a window and how many rows it touched: for tests and metrics. */
 export interface PageStats {

@@ -19,6 +19,7 @@
 import { Result } from "effect"
 import type { DatasetData, TokenIndex } from "../dataset/DatasetData.ts"
 import { foldWords } from "../text/fold.ts"
+import { parameterRequired, valueNotAdmitted } from "../refusal/messages.ts"
 import { InvalidParameter, type QueryResult } from "./errors.ts"
 import { foldedLookup, yearOfCode } from "./filters.ts"
 import { referential, REFERENTIEL_DIMENSIONS } from "./referential.ts"
@@ -46,7 +47,7 @@ export const checkQ = (q: string | undefined): QueryResult<string> =>
     ? Result.fail(
       new InvalidParameter({
         parametre: "q",
-        detail: q === undefined ? "Le paramètre q est obligatoire." : "Une valeur vide n'est pas admise pour q.",
+        detail: q === undefined ? parameterRequired("q") : valueNotAdmitted("q", q),
         indice: "le début d'un nom, par exemple q=jappe"
       })
     )

@@ -16,11 +16,12 @@ import { Executor, type ExecutorShape } from "./Executor.ts"
 const RECORDS = syntheticRecords(3000, 7)
 const dataset = fromRecords(RECORDS)
 
+/** Executions as the HttpApi hands them over: decoded, so within the schema's bounds and orders. */
 const executionArbitrary: fc.Arbitrary<Execution> = fc.oneof(
   fc.record({
     filters: filterInputArbitrary(RECORDS),
-    tri: fc.constantFrom(...TRIS, "annee_desc"),
-    limite: fc.integer({ min: 0, max: 101 }),
+    tri: fc.constantFrom(...TRIS),
+    limite: fc.integer({ min: 1, max: 100 }),
     offset: fc.integer({ min: 0, max: 1200 }),
     vue: fc.constantFrom("resume" as const, "complet" as const)
   }).map(({ filters, ...page }): Execution => {

@@ -1,25 +1,40 @@
 /**
  * `Validation`: a request whose parameters fail decoding becomes a 400
- * `#erreur-parametre-invalide` naming the parameter. An unknown query parameter gets the nearest
- * admitted name and the admitted list as `indice`; a refused value gets what is expected.
+ * `#erreur-parametre-invalide` naming the parameter, read from the decoding failure's issue (its
+ * tags, not its English text). An unknown query parameter gets the nearest admitted name and the
+ * admitted list as `indice`; a refused value gets what is expected. The messages are the domain's
+ * (`Refusals`), the same the query engine writes.
  */
 import {
   admittedValuesHint,
   type ParamDoc,
   paramDocsOf,
   ParametreInvalide,
-  quote,
+  Refusals,
   unknownParameterHint,
   Validation
 } from "@equides/domain"
-import { Effect, Layer, SchemaIssue } from "effect"
+import { Effect, Layer, type SchemaIssue } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import { type HttpApiEndpoint, HttpApiError, HttpApiMiddleware } from "effect/http-api"
 
-const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+type Refusal = "unknown" | "missing" | "value"
 
-const UNKNOWN = "Expected no excess property"
-const MISSING = "Missing key"
+/** The first refused parameter of a decoding failure: its path (the parameter's name first) and what was wrong. */
+const firstRefusal = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey> = []): { path: ReadonlyArray<PropertyKey>; refusal: Refusal } => {
+  switch (issue._tag) {
+    case "Pointer":
+      return firstRefusal(issue.issue, [...path, ...issue.path])
+    case "Composite":
+      return firstRefusal(issue.issues[0], path)
+    case "UnexpectedKey":
+      return { path, refusal: "unknown" }
+    case "MissingKey":
+      return { path, refusal: "missing" }
+    default:
+      return { path, refusal: "value" }
+  }
+}
 
 /** The names a route admits in its query string, in declaration order. */
 const admittedQueryNames = (docs: ReadonlyArray<ParamDoc>): Array<string> =>
@@ -33,13 +48,11 @@ const refusedValue = (
   const indice = doc?.values !== undefined
     ? admittedValuesHint(doc.values)
     : doc !== undefined
-    ? `attendu : ${doc.expected}`
+    ? Refusals.expectedHint(doc.expected)
     : undefined
   const detail = Array.isArray(raw)
-    ? `Le paramètre ${name} ne peut figurer qu'une fois dans la requête.`
-    : raw === undefined || raw === ""
-    ? `Une valeur vide n'est pas admise pour ${name}.`
-    : `La valeur ${quote(String(raw))} n'est pas admise pour ${name}${doc === undefined ? "" : ` (attendu : ${doc.expected})`}.`
+    ? Refusals.parameterRepeated(name)
+    : Refusals.valueNotAdmitted(name, typeof raw === "string" ? raw : "", doc?.expected)
   return new ParametreInvalide({ detail, parametre: name, ...(indice === undefined ? {} : { indice }) })
 }
 
@@ -51,40 +64,30 @@ export const parameterProblem = (
   params: Readonly<Record<string, string | undefined>>
 ): ParametreInvalide => {
   const docs = paramDocsOf(endpoint.annotations)
-  const issue = formatIssues(error.cause.issue).issues[0]
-  const segment = issue?.path?.[0]
-  const name = segment === undefined ? "" : String(typeof segment === "object" ? segment.key : segment)
+  const { path, refusal } = firstRefusal(error.cause.issue)
+  const name = path[0] === undefined ? undefined : String(path[0])
   const location = error.kind === "Params" ? "path" : "query"
-  if (issue === undefined) {
+  const admitted = admittedQueryNames(docs)
+  if (name === "") {
+    return new ParametreInvalide({ detail: Refusals.NAMELESS_PARAMETER, parametre: "", indice: unknownParameterHint("", admitted) })
+  }
+  if (name === undefined) {
     return new ParametreInvalide({ detail: "Les paramètres de la requête ne sont pas admis par cette route." })
   }
-  if (name === "") {
-    return new ParametreInvalide({
-      detail: "Un paramètre sans nom n'est pas admis.",
-      parametre: "",
-      indice: unknownParameterHint("", admittedQueryNames(docs))
-    })
-  }
-  const admitted = admittedQueryNames(docs)
-  // Unknown: refused as an excess property, or by the `never` values of a route admitting none.
-  if (issue.message === UNKNOWN || (location === "query" && !admitted.includes(name))) {
-    return new ParametreInvalide({
-      detail: `Le paramètre ${name} n'est pas admis par cette route.`,
-      parametre: name,
-      indice: unknownParameterHint(name, admitted)
-    })
+  // Unknown: refused as an excess key, or by the `never` values of a route admitting none.
+  if (refusal === "unknown" || (location === "query" && !admitted.includes(name))) {
+    return new ParametreInvalide({ detail: Refusals.parameterNotAdmitted(name), parametre: name, indice: unknownParameterHint(name, admitted) })
   }
   const doc = docs.find((d) => d.name === name && d.in === location)
-  if (issue.message === MISSING) {
+  if (refusal === "missing") {
     return new ParametreInvalide({
-      detail: `Le paramètre ${name} est obligatoire.`,
+      detail: Refusals.parameterRequired(name),
       parametre: name,
-      ...(doc === undefined ? {} : { indice: `attendu : ${doc.expected}` })
+      ...(doc === undefined ? {} : { indice: Refusals.expectedHint(doc.expected) })
     })
   }
   return refusedValue(name, location === "path" ? params[name] : query[name], doc)
 }
-
 export const ValidationLive: Layer.Layer<Validation> = HttpApiMiddleware.layerSchemaErrorTransform(
   Validation,
   (error, { endpoint }) => {
