@@ -1,6 +1,6 @@
 /**
  * Per-value counts of a selection along one dimension, by the cheapest of (c = selected rows,
- * n = all rows, w = n / 32 words; costs in the units of `terms.ts`):
+ * n = all rows, w = n / 32 words; costs in the units of `costs.ts`):
  * - listed rows: one read per row, O(c);
  * - a bitset, its set rows: O(w + c);
  * - a bitset, the rows it leaves out, subtracted from the dimension's totals: O(w + n − c);
@@ -15,12 +15,12 @@ import { type DenseCodes, type Dimension, postingsCount, postingsOf, type Postin
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { postingsCounts } from "./referential.ts"
 import { type Selection, selectionRows } from "./select.ts"
-import { ASCENDING_BIT, BIT_ROW, ROW_FILTER } from "./terms.ts"
+import { ASCENDING_BIT, BIT_ROW, ROW_FILTER } from "./costs.ts"
 
 /** Which way `countSelection` counted and the work it did: for tests (cost bounds). */
 export interface CountStats {
   strategy: string
-  /** In the cost units of `terms.ts` (a word of a bitset pass is 1). */
+  /** In the cost units of `costs.ts` (a word of a bitset pass is 1). */
   visited: number
 }
 

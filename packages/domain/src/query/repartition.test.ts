@@ -15,7 +15,7 @@ import {
 } from "../testing/arbitraries.ts"
 import { resolveFilters } from "./filters.ts"
 import type { CountStats } from "./counting.ts"
-import { BIT_ROW } from "./terms.ts"
+import { BIT_ROW } from "./costs.ts"
 import { clampRepartitionLimite, REPARTITION_DIMENSIONS, repartition, type Repartition } from "./repartition.ts"
 import { type Selection, select, selectionOfRows, selectionRows } from "./select.ts"
 

@@ -8,7 +8,7 @@ import { datasetArbitrary, filterInputArbitrary, naiveRows, naiveSelect, synthet
 import { postingsCount } from "../dataset/columns.ts"
 import { codeOfYear, type FilterInput, resolveFilters } from "./filters.ts"
 import { prefixRange, prefixSet } from "./nameTokens.ts"
-import { ROW_FILTER } from "./terms.ts"
+import { ROW_FILTER } from "./costs.ts"
 import { membership, select, selectionRows, type SelectStats } from "./select.ts"
 
 const resolved = (data: Parameters<typeof resolveFilters>[0], input: FilterInput) => {

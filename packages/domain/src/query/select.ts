@@ -91,7 +91,7 @@ export const selectionRows = (selection: Selection): Uint32Array | undefined => 
 export interface SelectStats {
   driver: string
   strategy: string
-  /** The work done, in the cost units of `terms.ts` (a word of a bitset pass is 1). */
+  /** The work done, in the cost units of `costs.ts` (a word of a bitset pass is 1). */
   visited: number
 }
 

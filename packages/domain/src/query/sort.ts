@@ -17,7 +17,7 @@
 import { bitsWindow, wordsFor } from "../dataset/bits.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { sameFoldedName } from "./nameTokens.ts"
-import { ASCENDING_BIT, BIT_ROW, RANDOM_BIT } from "./terms.ts"
+import { ASCENDING_BIT, BIT_ROW, RANDOM_BIT } from "./costs.ts"
 import { membership, type RowTest, type Selection, selectionRows } from "./select.ts"
 
 export const TRIS = ["naturel", "nom", "annee", "-naturel", "-nom", "-annee"] as const
@@ -40,7 +40,7 @@ export type Strategy = "walk" | "sort" | "bitmap" | "count"
 const noStats = (): PageStats => ({ strategy: "", visited: 0 })
 
 /**
- * Cost units, those of `terms.ts` (a word of a bitset pass is 1): a walk step reads a permutation
+ * Cost units, those of `costs.ts` (a word of a bitset pass is 1): a walk step reads a permutation
  * and tests a row at random; a sort compares ranks; a rank bitmap sets a bit at random.
  */
 const WALK_STEP = 6
