@@ -50,7 +50,6 @@ export { referential } from "./query/referential.ts"
 export { DEFAULT_REPARTITION_DIMENSION, repartition } from "./query/repartition.ts"
 export { type QueryResult } from "./query/errors.ts"
 export { FILTER_PARAMETERS, isUnfiltered, NO_FILTERS, type ResolvedFilters } from "./query/filters.ts"
-export { allRows, membership, type RowTest, type Selection, selectionOfRows, selectionRows, type SelectStats } from "./query/select.ts"
 export { isTri, orderedWindow, type PageStats, type Tri, TRIS } from "./query/sort.ts"
 export {
   DEFAULT_LIMITE,

@@ -14,7 +14,7 @@ import { countAnd } from "../dataset/bits.ts"
 import { type DenseCodes, type Dimension, postingsCount, postingsOf, type Postings } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { postingsCounts } from "./referential.ts"
-import { type Selection, selectionRows } from "./select.ts"
+import type { Selection } from "./selection.ts"
 import { ASCENDING_BIT, BIT_ROW, ROW_FILTER } from "./costs.ts"
 
 /** Which way `countSelection` counted and the work it did: for tests (cost bounds). */
@@ -113,17 +113,16 @@ const countByRanges = (upTo: Uint32Array, bits: Uint32Array, [lo, hi]: readonly 
 export const countSelection = (data: DatasetData, selection: Selection, values: Values, stats?: CountStats): Uint32Array => {
   const st: CountStats = stats ?? { strategy: "", visited: 0 }
   const totals = values.kind === "column" ? values.dim.rows : values.totals
-  if (selection.all) {
+  if (selection._tag === "All") {
     st.strategy = "totals"
     st.visited = valueCount(values)
     return postingsCounts(totals)
   }
   const counts = new Uint32Array(valueCount(values))
-  const bits = selection.bits
   const c = selection.count
-  if (bits === undefined) {
+  if (selection._tag === "Listed") {
     st.strategy = "rows"
-    const rows = selectionRows(selection) ?? new Uint32Array(0)
+    const rows = selection.rows
     st.visited = rows.length
     if (values.kind === "column") {
       const column = values.dim.codes
@@ -136,6 +135,7 @@ export const countSelection = (data: DatasetData, selection: Selection, values: 
     }
     return counts
   }
+  const bits = selection.bits
   const n = data.size
   const words = bits.length
   const yearRange = values.kind === "column" && values.upTo !== undefined && values.upTo.length > 0

@@ -5,7 +5,7 @@
 import { Result } from "effect"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { InvalidParameter, type QueryResult, quote } from "./errors.ts"
-import type { Selection } from "./select.ts"
+import type { Selection } from "./selection.ts"
 import { isTri, orderedWindow, type PageStats, type Tri, TRIS } from "./sort.ts"
 
 /** Pagination depth: the largest offset admitted. */

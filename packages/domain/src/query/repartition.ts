@@ -11,7 +11,7 @@ import type { DatasetData } from "../dataset/DatasetData.ts"
 import type { QueryResult } from "./errors.ts"
 import { type CountStats, countSelection, type Values } from "./counting.ts"
 import { inCodeOrder, type Modalite, topByFrequency, unknownDimension } from "./referential.ts"
-import type { Selection } from "./select.ts"
+import type { Selection } from "./selection.ts"
 
 export const REPARTITION_DIMENSIONS = ["race", "robe", "sexe", "discipline", "annee_naissance", "statut_reproducteur"] as const
 export type RepartitionDimension = (typeof REPARTITION_DIMENSIONS)[number]

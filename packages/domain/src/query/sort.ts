@@ -17,8 +17,8 @@
 import { bitsWindow, wordsFor } from "../dataset/bits.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { sameFoldedName } from "./nameTokens.ts"
-import { ASCENDING_BIT, BIT_ROW, RANDOM_BIT } from "./costs.ts"
-import { membership, type RowTest, type Selection, selectionRows } from "./select.ts"
+import { RANDOM_BIT } from "./costs.ts"
+import { listingCost, membership, membershipCost, type RowTest, type Selection, selectionRows } from "./selection.ts"
 
 export const TRIS = ["naturel", "nom", "annee", "-naturel", "-nom", "-annee"] as const
 export type Tri = (typeof TRIS)[number]
@@ -59,14 +59,6 @@ const END = -1
 const GAVE_UP = -2
 
 type Cursor = () => number
-
-/** Work to list a selection held as a bitset (a pass over its words, then its rows); none when listed. */
-const listingCost = (data: DatasetData, selection: Selection): number =>
-  selection.rows === undefined ? wordsFor(data.size) + BIT_ROW * selection.count : 0
-
-/** Work to build a membership test: none for a bitset, a bitset of its rows for a listed selection. */
-const membershipCost = (data: DatasetData, selection: Selection): number =>
-  selection.test === undefined ? wordsFor(data.size) + ASCENDING_BIT * selection.count : 0
 
 // ---------------------------------------------------------------------------------------------
 // Windows from cursors.
@@ -245,7 +237,7 @@ const nameWindow = (
   const n = data.size
   const fixTies = !forward
   const imposed = force === "count" ? undefined : force
-  if (selection.all) {
+  if (selection._tag === "All") {
     stats.strategy = "permutation"
     if (forward) {
       stats.visited += Math.max(0, Math.min(n, offset + limite) - offset)
@@ -301,7 +293,7 @@ const yearWindow = (
   const { codes, rows: postings, values } = data.annee
   const order = yearBucketOrder(values.length, ascending)
   const end = offset + limite
-  if (selection.all) {
+  if (selection._tag === "All") {
     // Skip whole buckets by their lengths, then copy.
     stats.strategy = "buckets"
     const out: Array<number> = []
@@ -408,7 +400,7 @@ export const orderedWindow = (
   switch (tri) {
     case "naturel":
     case "-naturel": {
-      if (selection.bits !== undefined) {
+      if (selection._tag === "Bits") {
         stats.strategy = "bits"
         stats.visited = selection.bits.length
         return bitsWindow(selection.bits, tri === "naturel", offset, limite)
