@@ -9,6 +9,7 @@ export { findRow } from "./dataset/idTable.ts"
 export * from "./dataset/ids.ts"
 export * from "./dataset/SourceRecord.ts"
 export * from "./text/fold.ts"
+export * from "./vocabulary.ts"
 export * from "./schemas/index.ts"
 export {
   anneeOf,
@@ -49,8 +50,7 @@ export { checkQ, clampSuggestLimite, suggest } from "./query/suggest.ts"
 export { referential } from "./query/referential.ts"
 export { DEFAULT_REPARTITION_DIMENSION, repartition } from "./query/repartition.ts"
 export { type QueryResult } from "./query/errors.ts"
-export { FILTER_PARAMETERS, isUnfiltered, NO_FILTERS, type ResolvedFilters } from "./query/filters.ts"
-export { isTri, orderedWindow, type PageStats, type Tri, TRIS } from "./query/sort.ts"
+export { isUnfiltered, NO_FILTERS, type ResolvedFilters } from "./query/filters.ts"
 export {
   DEFAULT_LIMITE,
   DEFAULT_TRI,
@@ -69,13 +69,11 @@ export {
   type Suggestion as ScoredSuggestion,
   type SuggestStats
 } from "./query/suggest.ts"
-export { isReferentielDimension, MAX_MODALITES, REFERENTIEL_DIMENSIONS, type ReferentielDimension } from "./query/referential.ts"
+export { isReferentielDimension, MAX_MODALITES } from "./query/referential.ts"
 export {
   clampRepartitionLimite,
   DEFAULT_REPARTITION_LIMITE,
   isRepartitionDimension,
   MAX_REPARTITION_LIMITE,
-  MIN_REPARTITION_LIMITE,
-  REPARTITION_DIMENSIONS,
-  type RepartitionDimension
+  MIN_REPARTITION_LIMITE
 } from "./query/repartition.ts"

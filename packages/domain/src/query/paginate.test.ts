@@ -18,7 +18,8 @@ import { type FilterInput, resolveFilters } from "./filters.ts"
 import { checkLimite, checkOffset, listPage, MAX_OFFSET, paginationLinks, parseTri } from "./paginate.ts"
 import { select } from "./select.ts"
 import { selectionOfBits, selectionOfRows, selectionRows } from "./selection.ts"
-import { orderedWindow, type PageStats, type Strategy, type Tri, TRIS } from "./sort.ts"
+import { orderedWindow, type PageStats, type Strategy } from "./sort.ts"
+import { type Tri, TRIS } from "../vocabulary.ts"
 
 const resolved = (data: DatasetData, input: FilterInput) => {
   const r = resolveFilters(data, input)

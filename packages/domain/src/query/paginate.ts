@@ -6,7 +6,8 @@ import { Result } from "effect"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { InvalidParameter, type QueryResult, quote } from "./errors.ts"
 import type { Selection } from "./selection.ts"
-import { isTri, orderedWindow, type PageStats, type Tri, TRIS } from "./sort.ts"
+import { isTri, orderedWindow, type PageStats } from "./sort.ts"
+import { type Tri, TRIS } from "../vocabulary.ts"
 
 /** Pagination depth: the largest offset admitted. */
 export const MAX_OFFSET = 10000

@@ -4,7 +4,8 @@ import fc from "fast-check"
 import { buildDataset } from "../dataset/Dataset.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { compareText, datasetArbitrary, naiveRows, recordId } from "../testing/arbitraries.ts"
-import { MAX_MODALITES, type Modalite, REFERENTIEL_DIMENSIONS, referential, type Referentiel, topByFrequency } from "./referential.ts"
+import { MAX_MODALITES, type Modalite, referential, type Referentiel, topByFrequency } from "./referential.ts"
+import { REFERENTIEL_DIMENSIONS } from "../vocabulary.ts"
 
 const get = (data: DatasetData, dimension: string): Referentiel => {
   const r = referential(data, dimension)

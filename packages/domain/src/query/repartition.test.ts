@@ -16,7 +16,8 @@ import {
 import { resolveFilters } from "./filters.ts"
 import type { CountStats } from "./counting.ts"
 import { BIT_ROW } from "./costs.ts"
-import { clampRepartitionLimite, REPARTITION_DIMENSIONS, repartition, type Repartition } from "./repartition.ts"
+import { clampRepartitionLimite, repartition, type Repartition } from "./repartition.ts"
+import { REPARTITION_DIMENSIONS } from "../vocabulary.ts"
 import { select } from "./select.ts"
 import { type Selection, selectionOfRows, selectionRows } from "./selection.ts"
 

@@ -19,9 +19,7 @@ import type { DatasetData } from "../dataset/DatasetData.ts"
 import { sameFoldedName } from "./nameTokens.ts"
 import { RANDOM_BIT } from "./costs.ts"
 import { listingCost, membership, membershipCost, type RowTest, type Selection, selectionRows } from "./selection.ts"
-
-export const TRIS = ["naturel", "nom", "annee", "-naturel", "-nom", "-annee"] as const
-export type Tri = (typeof TRIS)[number]
+import { type Tri, TRIS } from "../vocabulary.ts"
 
 export const isTri = (value: string): value is Tri => (TRIS as ReadonlyArray<string>).includes(value)
 

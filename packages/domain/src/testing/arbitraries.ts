@@ -13,6 +13,7 @@ import { encodeId, ID_BYTES } from "../dataset/ids.ts"
 import type { SourceLink, SourcePerformance, SourceRecord } from "../dataset/SourceRecord.ts"
 import type { FilterInput } from "../query/filters.ts"
 import { foldValue, foldWords } from "../text/fold.ts"
+import { SEXES } from "../vocabulary.ts"
 
 /** Name words: shared prefixes (JO/JOLI/JOLIE), accent and case variants (ÉCLAIR/Eclair), digits. */
 export const NAME_WORDS = [
@@ -24,7 +25,6 @@ export const NAME_WORDS = [
 /** Breeds as on records, including a case/accent variant folding like another and a race time. */
 export const RACES = ["Trotteur Francais", "Selle Francais", "SELLE FRANÇAIS", "Pur Sang", "Arabe", "1'10\"2 (ASC6H)"] as const
 export const ROBES = ["Bai", "Alezan", "Gris", "Noir", "Bai Brun", "Alezan Brûlé", "ALEZAN BRULE"] as const
-export const SEXE_VALUES = ["Femelle", "Male", "Hongre", "Indeter"] as const
 export const STATUTS = ["Pouliniere", "Etalon Actif", "Étalon Inactif"] as const
 export const YEARS = [2000, 2001, 2002, 2003, 2004] as const
 export const ABERRANT_YEAR = 193
@@ -105,7 +105,7 @@ const specArbitrary: fc.Arbitrary<RecordSpec> = fc.record({
   nom: fc.option(nameArbitrary, { nil: undefined, freq: 12 }),
   race: fc.option(fc.constantFrom(...RACES), { nil: undefined, freq: 10 }),
   robe: fc.option(fc.constantFrom(...ROBES), { nil: undefined, freq: 5 }),
-  sexe: fc.option(fc.constantFrom(...SEXE_VALUES, "Femelle", "Male"), { nil: undefined, freq: 10 }),
+  sexe: fc.option(fc.constantFrom(...SEXES, "Femelle", "Male"), { nil: undefined, freq: 10 }),
   year: fc.option(fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...YEARS) }, { weight: 1, arbitrary: fc.constant(ABERRANT_YEAR) }), {
     nil: undefined,
     freq: 4
@@ -232,7 +232,7 @@ export const syntheticRecords = (count: number, seed = 1): Array<SourceRecord> =
       id: recordId(i, seed),
       nom: nom.join(" "),
       race: pick(RACES),
-      sexe: pick(SEXE_VALUES.slice(0, 3)),
+      sexe: pick(SEXES.slice(0, 3)),
       ...(random() < 0.9 ? { robe: pick(ROBES) } : {}),
       ...(random() < 0.95 ? { annee_naissance: 1980 + Math.floor(random() * 45) } : {}),
       ...(sire >= 0 ? { pere: { id: recordId(sire, seed), race: "TF" } } : {}),
@@ -265,7 +265,7 @@ export interface NaiveRow {
   readonly descendants: number
 }
 
-const SEXE_SET = new Set<string>(SEXE_VALUES)
+const SEXE_SET = new Set<string>(SEXES)
 
 /** The naive model of records assumed all readable with distinct ids (as the arbitraries make them). */
 export const naiveRows = (records: ReadonlyArray<SourceRecord>): Array<NaiveRow> => {
@@ -350,7 +350,7 @@ export const filterInputArbitrary = (records: ReadonlyArray<SourceRecord>): fc.A
   return fc.record({
     race: valuesOf(distinct(records.map((r) => r.race))),
     robe: valuesOf(distinct(records.map((r) => r.robe))),
-    sexe: valuesOf([...SEXE_VALUES]),
+    sexe: valuesOf([...SEXES]),
     discipline: valuesOf(distinct(rows.flatMap((r) => [...r.disciplines]))),
     indice: valuesOf(distinct(rows.flatMap((r) => [...r.indices]))),
     statut_reproducteur: valuesOf(distinct(records.map((r) => r.statut_reproducteur))),
