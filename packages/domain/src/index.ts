@@ -1,4 +1,3 @@
-export * from "./dataset/columns.ts"
 export * from "./dataset/Dataset.ts"
 export * from "./dataset/DatasetData.ts"
 export { DatasetBuilder } from "./dataset/build/DatasetBuilder.ts"

@@ -10,13 +10,13 @@ import { ASCENDING_BIT, BIT_ROW } from "./costs.ts"
 export type RowTest = (row: number) => boolean
 
 /** Every row of the Dataset, never materialised. */
-export interface AllRows {
+interface AllRows {
   readonly _tag: "All"
   readonly count: number
 }
 
 /** Rows listed ascending (file order), possibly a zero-copy view of a Dataset postings. */
-export interface ListedRows {
+interface ListedRows {
   readonly _tag: "Listed"
   readonly count: number
   readonly rows: Uint32Array
@@ -25,7 +25,7 @@ export interface ListedRows {
 }
 
 /** Rows as a bitset, one bit per row (possibly a bitset the Dataset keeps: never write into it). */
-export interface RowBits {
+interface RowBits {
   readonly _tag: "Bits"
   readonly count: number
   readonly bits: Uint32Array
