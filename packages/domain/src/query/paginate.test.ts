@@ -11,9 +11,9 @@ import {
   type NaiveRow,
   naiveRows,
   naiveSelect,
-  recordId,
   syntheticRecords
 } from "../testing/arbitraries.ts"
+import { idN } from "../testing/ids.ts"
 import { type FilterInput, resolveFilters } from "./filters.ts"
 import { checkLimite, checkOffset, listPage, MAX_OFFSET, paginationLinks, parseTri } from "./paginate.ts"
 import { select } from "./select.ts"
@@ -96,12 +96,12 @@ describe("listPage", () => {
 
   it("puts rows without a birth year last in both directions, ties in file order", () => {
     const data = buildDataset([
-      { id: recordId(0), nom: "A" },
-      { id: recordId(1), nom: "B", annee_naissance: 2001 },
-      { id: recordId(2), nom: "C", annee_naissance: 2000 },
-      { id: recordId(3), nom: "D" },
-      { id: recordId(4), nom: "E", annee_naissance: 2001 },
-      { id: recordId(5), nom: "É", annee_naissance: 2000 }
+      { id: idN(0), nom: "A" },
+      { id: idN(1), nom: "B", annee_naissance: 2001 },
+      { id: idN(2), nom: "C", annee_naissance: 2000 },
+      { id: idN(3), nom: "D" },
+      { id: idN(4), nom: "E", annee_naissance: 2001 },
+      { id: idN(5), nom: "É", annee_naissance: 2000 }
     ])
     const all = select(data, resolved(data, {}))
     const page = (tri: Tri, rows = all) => [...listPage(data, rows, tri, 0, 10).rows]
@@ -116,7 +116,7 @@ describe("listPage", () => {
 
   it("keeps file order among equal folded names in -nom, across page boundaries", () => {
     const names = ["Zoé", "ZOE", "zoe", "Alpha", "ZOÉ", "Beta", "zoé"]
-    const data = buildDataset(names.map((nom, i) => ({ id: recordId(i), nom })))
+    const data = buildDataset(names.map((nom, i) => ({ id: idN(i), nom })))
     const all = select(data, resolved(data, {}))
     const pages = [0, 2, 4, 6].flatMap((offset) => [...listPage(data, all, "-nom", offset, 2).rows])
     expect(pages).toEqual([0, 1, 2, 4, 6, 5, 3])

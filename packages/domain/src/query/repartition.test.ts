@@ -10,9 +10,9 @@ import {
   type NaiveRow,
   naiveRows,
   naiveSelect,
-  recordId,
   syntheticRecords
 } from "../testing/arbitraries.ts"
+import { idN } from "../testing/ids.ts"
 import { resolveFilters } from "./filters.ts"
 import type { CountStats } from "./counting.ts"
 import { BIT_ROW } from "./costs.ts"
@@ -121,7 +121,7 @@ describe("repartition", () => {
 
   it("clamps limite into 1..1000, ignores it for years, refuses unknown dimensions", () => {
     const data = buildDataset(
-      Array.from({ length: 30 }, (_, i) => ({ id: recordId(i), race: `R${i % 7}`, annee_naissance: 2000 + (i % 5) }))
+      Array.from({ length: 30 }, (_, i) => ({ id: idN(i), race: `R${i % 7}`, annee_naissance: 2000 + (i % 5) }))
     )
     const all = select(data, resolveFilters(data, {}).pipe(Result.getOrThrow))
     expect(get(data, all, "race", 0).donnees.length).toBe(1)
