@@ -111,19 +111,19 @@ const countByRanges = (upTo: Uint32Array, bits: Uint32Array, [lo, hi]: readonly 
 
 /** Per-value counts of `selection` (rows without a value count under code 0). */
 export const countSelection = (data: DatasetData, selection: Selection, values: Values, stats?: CountStats): Uint32Array => {
-  const st: CountStats = stats ?? { strategy: "", visited: 0 }
+  const work: CountStats = stats ?? { strategy: "", visited: 0 }
   const totals = values.kind === "column" ? values.dim.rows : values.totals
   if (selection._tag === "All") {
-    st.strategy = "totals"
-    st.visited = valueCount(values)
+    work.strategy = "totals"
+    work.visited = valueCount(values)
     return postingsCounts(totals)
   }
   const counts = new Uint32Array(valueCount(values))
   const c = selection.count
   if (selection._tag === "Listed") {
-    st.strategy = "rows"
+    work.strategy = "rows"
     const rows = selection.rows
-    st.visited = rows.length
+    work.visited = rows.length
     if (values.kind === "column") {
       const column = values.dim.codes
       for (let i = 0; i < rows.length; i++) counts[column[rows[i]]]++
@@ -151,23 +151,23 @@ export const countSelection = (data: DatasetData, selection: Selection, values: 
   const bySet = words + perRow * c
   const byUnset = words + perRow * (n - c) + counts.length
   if (yearRange !== undefined && values.kind === "column" && values.upTo !== undefined && byRanges < Math.min(byCodes, bySet, byUnset)) {
-    st.strategy = "cumulative"
-    st.visited = byRanges
+    work.strategy = "cumulative"
+    work.visited = byRanges
     return countByRanges(values.upTo, bits, yearRange, counts)
   }
   if (byCodes < bySet && byCodes < byUnset) {
-    st.strategy = "codes"
-    st.visited = byCodes
+    work.strategy = "codes"
+    work.visited = byCodes
     return countByCodes(values, bits, counts)
   }
   if (bySet <= byUnset) {
-    st.strategy = "set"
-    st.visited = bySet
+    work.strategy = "set"
+    work.visited = bySet
     countBitRows(values, bits, n, false, counts)
     return counts
   }
-  st.strategy = "unset"
-  st.visited = byUnset
+  work.strategy = "unset"
+  work.visited = byUnset
   countBitRows(values, bits, n, true, counts)
   const all = postingsCounts(totals)
   for (let code = 0; code < counts.length; code++) counts[code] = all[code] - counts[code]

@@ -164,7 +164,7 @@ const rankArrayCursor = (data: DatasetData, ranks: Uint32Array, forward: boolean
 
 /** Cursor over a bitmap of name ranks (one bit per rank), scanning whole zero words at once. */
 const rankBitmapCursor = (data: DatasetData, rows: Uint32Array, forward: boolean, stats: PageStats): Cursor => {
-  const words = new Uint32Array((data.size + 31) >>> 5)
+  const words = new Uint32Array(wordsFor(data.size))
   for (let i = 0; i < rows.length; i++) {
     const rank = data.nameRank[rows[i]]
     words[rank >>> 5] |= 1 << (rank & 31)
