@@ -40,16 +40,21 @@ export const nameArbitrary: fc.Arbitrary<string> = fc
   .array(fc.tuple(fc.constantFrom(...NAME_WORDS), fc.constantFrom(...SEPARATORS)), { minLength: 1, maxLength: 4 })
   .map((parts) => parts.map(([word, sep], i) => (i === 0 ? word : sep + word)).join(""))
 
-/** Text of any Unicode: graphemes, any code points, a lone surrogate, a byte-order mark. */
-const anyText: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom("\uDC00x", "\uFEFFBai"),
-  fc.string({ unit: "grapheme", maxLength: 12 }),
-  fc.string({ unit: "binary", maxLength: 6 })
-)
+/**
+ * Text of any Unicode: graphemes, any code points, a lone surrogate, a byte-order mark. Built on
+ * demand: fast-check's grapheme tables take seconds to build, and most importers never ask.
+ */
+let anyTextArbitrary: fc.Arbitrary<string> | undefined
+const anyText = (): fc.Arbitrary<string> =>
+  anyTextArbitrary ??= fc.oneof(
+    fc.constantFrom("\uDC00x", "\uFEFFBai"),
+    fc.string({ unit: "grapheme", maxLength: 12 }),
+    fc.string({ unit: "binary", maxLength: 6 })
+  )
 
 /** `usual`, or with `withAnyText` also text of any Unicode. */
 const textOf = (usual: fc.Arbitrary<string>, withAnyText: boolean): fc.Arbitrary<string> =>
-  withAnyText ? fc.oneof(usual, anyText) : usual
+  withAnyText ? fc.oneof(usual, anyText()) : usual
 
 const performanceArbitrary = (withAnyText: boolean): fc.Arbitrary<SourcePerformance> => fc.record({
   discipline: fc.constantFrom(...DISCIPLINES),
