@@ -17,7 +17,8 @@
  * FILE is loaded as the server loads it (from FILE.snapshot when it matches). Run it under the
  * machine-wide bench lock: `flock /tmp/equides-bench.lock node … bench/consanguinity.ts FILE`.
  */
-import { buildDataset, consanguinite, type DatasetData, encodeId, foalInbreeding, ID_BYTES, type SourceRecord } from "@equides/domain"
+import { buildDataset, consanguinite, type DatasetData, foalInbreeding, type SourceRecord } from "@equides/domain"
+import { idN } from "@equides/domain/testing"
 import { loadDataset } from "@equides/ingest"
 import { Effect } from "effect"
 import { parseArgs } from "node:util"
@@ -91,23 +92,17 @@ time("deepest of the extract", data, chosen.map((entry) => entry.row))
 
 /** A closed population: `size` foals per generation, parents drawn at random from the previous one. */
 const closedPopulation = (size: number, generations: number): { data: DatasetData; last: Array<number> } => {
-  const idOfIndex = (i: number): string => {
-    const bytes = new Uint8Array(ID_BYTES)
-    new DataView(bytes.buffer).setUint32(0, i + 1)
-    bytes[15] = 0x40
-    return encodeId(bytes, 0)
-  }
   const records: Array<SourceRecord> = []
   for (let g = 0; g < generations; g++) {
     for (let k = 0; k < size; k++) {
       const i = g * size + k
       const parent = (sex: number) => (g - 1) * size + 2 * Math.floor(random() * (size / 2)) + sex
       records.push({
-        id: idOfIndex(i),
+        id: idN(i),
         nom: `G${g} N${k}`,
         race: "Pur Sang",
         sexe: k % 2 === 0 ? "Male" : "Femelle",
-        ...(g === 0 ? {} : { pere: { id: idOfIndex(parent(0)) }, mere: { id: idOfIndex(parent(1)) } })
+        ...(g === 0 ? {} : { pere: { id: idN(parent(0)) }, mere: { id: idN(parent(1)) } })
       })
     }
   }

@@ -9,6 +9,7 @@
  * file, and a seed gives the same ids on the same data. Rows without a birth year are out of reach
  * of the strata and never drawn.
  */
+import { SEXES } from "@equides/domain"
 import { Rng } from "../../packages/ingest/src/generate/prng.ts"
 import { getJson, inBatches } from "../routes.ts"
 import { shuffle } from "./random.ts"
@@ -50,7 +51,6 @@ export interface SampleOptions {
 const PAGE = 100
 /** The highest offset the list route accepts. */
 const MAX_OFFSET = 10_000
-const SEXES = ["Femelle", "Male", "Hongre", "Indeter"]
 /** Pages fetched at a time: the server is not under test yet, only asked for data. */
 const WIDTH = 8
 

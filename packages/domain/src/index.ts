@@ -1,4 +1,3 @@
-export * from "./dataset/columns.ts"
 export * from "./dataset/Dataset.ts"
 export * from "./dataset/DatasetData.ts"
 export { DatasetBuilder } from "./dataset/build/DatasetBuilder.ts"
@@ -9,6 +8,7 @@ export { findRow } from "./dataset/idTable.ts"
 export * from "./dataset/ids.ts"
 export * from "./dataset/SourceRecord.ts"
 export * from "./text/fold.ts"
+export * from "./vocabulary.ts"
 export * from "./schemas/index.ts"
 export {
   anneeOf,
@@ -50,9 +50,7 @@ export { checkQ, clampSuggestLimite, suggest } from "./query/suggest.ts"
 export { referential } from "./query/referential.ts"
 export { DEFAULT_REPARTITION_DIMENSION, repartition } from "./query/repartition.ts"
 export { type QueryResult } from "./query/errors.ts"
-export { FILTER_PARAMETERS, isUnfiltered, NO_FILTERS, type ResolvedFilters } from "./query/filters.ts"
-export { allRows, membership, type RowTest, type Selection, selectionOfRows, selectionRows, type SelectStats } from "./query/select.ts"
-export { orderedWindow, type PageStats, type Tri, TRIS } from "./query/sort.ts"
+export { isUnfiltered, NO_FILTERS, type ResolvedFilters } from "./query/filters.ts"
 export {
   DEFAULT_LIMITE,
   DEFAULT_TRI,
@@ -71,13 +69,11 @@ export {
   type Suggestion as ScoredSuggestion,
   type SuggestStats
 } from "./query/suggest.ts"
-export { isReferentielDimension, MAX_MODALITES, REFERENTIEL_DIMENSIONS, type ReferentielDimension } from "./query/referential.ts"
+export { isReferentielDimension, MAX_MODALITES } from "./query/referential.ts"
 export {
   clampRepartitionLimite,
   DEFAULT_REPARTITION_LIMITE,
   isRepartitionDimension,
   MAX_REPARTITION_LIMITE,
-  MIN_REPARTITION_LIMITE,
-  REPARTITION_DIMENSIONS,
-  type RepartitionDimension
+  MIN_REPARTITION_LIMITE
 } from "./query/repartition.ts"

@@ -2,7 +2,8 @@
 import { assert, layer } from "@effect/vitest"
 import { fromRecords, Sante } from "@equides/domain"
 import { Effect, Schema } from "effect"
-import { call, idN, testServer } from "./testing.ts"
+import { idN } from "@equides/domain/testing"
+import { call, testServer } from "./testing.ts"
 
 const DATA_ROUTES = [
   "/v1/meta",

@@ -7,13 +7,13 @@ import {
   Api,
   Dataset,
   DEFAULT_REPARTITION_DIMENSION,
-  encodeId,
   repartition,
   resolveFilters,
   select,
   type SourceRecord,
   stats
 } from "@equides/domain"
+import { idN } from "@equides/domain/testing"
 import { type Duration, Effect, Layer, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { FetchHttpClient, HttpClient, HttpClientRequest, HttpRouter, HttpServer } from "effect/http"
@@ -29,14 +29,6 @@ import type { StatsHandlers } from "./handlers/stats.ts"
 import { publicListener } from "./node/server.ts"
 import { Telemetry } from "./telemetry.ts"
 
-/** A canonical id made from a small number (distinct numbers give distinct ids). */
-export const idN = (n: number): string => {
-  const bytes = new Uint8Array(16)
-  bytes[0] = n & 0xff
-  bytes[1] = (n >>> 8) & 0xff
-  bytes[15] = 0x3c
-  return encodeId(bytes, 0)
-}
 
 export const SIRE = idN(1)
 export const DAM = idN(2)

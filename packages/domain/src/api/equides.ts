@@ -8,18 +8,14 @@ import {
 } from "../query/descendance.ts"
 import { DEFAULT_LIMITE, DEFAULT_TRI, MAX_LIMITE, MAX_OFFSET, MIN_LIMITE } from "../query/paginate.ts"
 import { PEDIGREE_GENERATIONS_DEFAUT, PEDIGREE_GENERATIONS_MAX } from "../query/pedigree.ts"
-import { TRIS } from "../query/sort.ts"
 import { Equide } from "../schemas/equide.ts"
 import { PageEquides } from "../schemas/lists.ts"
 import { Descendance, Pedigree } from "../schemas/pedigree.ts"
+import { TRIS, VUES } from "../vocabulary.ts"
 import { filterDefs } from "./filterParams.ts"
 import { Disponibilite } from "./middleware.ts"
 import { clampedInt, documented, int, NoQuery, oneOf, params, pathText } from "./params.ts"
 import { Introuvable } from "./problems.ts"
-
-/** `vue` values: Resume rows (default) or full Equide rows. */
-export const VUES = ["resume", "complet"] as const
-export type Vue = (typeof VUES)[number]
 
 export const idPath = params("path", {
   id: pathText({

@@ -4,7 +4,7 @@
  * (it splits commas, folds case and accents and checks each value against its reference list);
  * only `annee_min` and `annee_max` are decoded here, as integers.
  */
-import { SEXES } from "../dataset/DatasetData.ts"
+import { SEXES } from "../vocabulary.ts"
 import { int, raw, repeatable } from "./params.ts"
 
 const list = (what: string, referentiel: string) =>

@@ -1,6 +1,6 @@
 /** Group `referentiels`: the values admitted by each filter. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { REFERENTIEL_DIMENSIONS } from "../query/referential.ts"
+import { REFERENTIEL_DIMENSIONS } from "../vocabulary.ts"
 import { Referentiel } from "../schemas/reference.ts"
 import { Disponibilite } from "./middleware.ts"
 import { documented, NoQuery, params, pathText } from "./params.ts"

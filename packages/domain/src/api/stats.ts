@@ -4,10 +4,10 @@ import {
   DEFAULT_REPARTITION_DIMENSION,
   DEFAULT_REPARTITION_LIMITE,
   MAX_REPARTITION_LIMITE,
-  MIN_REPARTITION_LIMITE,
-  REPARTITION_DIMENSIONS
+  MIN_REPARTITION_LIMITE
 } from "../query/repartition.ts"
 import { Repartition, Stats } from "../schemas/reference.ts"
+import { REPARTITION_DIMENSIONS } from "../vocabulary.ts"
 import { filterDefs } from "./filterParams.ts"
 import { Disponibilite } from "./middleware.ts"
 import { clampedInt, documented, NoQuery, params, raw } from "./params.ts"

@@ -8,10 +8,6 @@ export const NO_ROW = -1
 /** A link name column's marker for "the linked row's own name". */
 export const LINK_NAME_OF_ROW = 0xffffffff
 
-/** The four sexes of the spec, in this order; the `sexe` dimension's codes 1..4 follow it. */
-export const SEXES = ["Femelle", "Male", "Hongre", "Indeter"] as const
-export type Sexe = (typeof SEXES)[number]
-
 /** One parentage link column (`pere`, `mere` or `pere_de_mere`) of every row. */
 export interface LinkColumn {
   /** Row of the linked record in this Dataset, or NO_ROW. */
@@ -124,7 +120,7 @@ export interface DatasetData {
 
   readonly race: Dimension
   readonly robe: Dimension
-  /** Codes 1..4 follow SEXES; every row has one. */
+  /** Codes 1..4 follow SEXES (`vocabulary.ts`); every row has one. */
   readonly sexe: Dimension
   readonly statut: Dimension
   /** Dimension over distinct birth years as text, in chronological order (codes one byte wide, as years are few). */

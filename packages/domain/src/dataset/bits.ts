@@ -6,7 +6,7 @@
 
 export const wordsFor = (size: number): number => (size + 31) >>> 5
 
-export const popcount = (word: number): number => {
+const popcount = (word: number): number => {
   let x = word - ((word >>> 1) & 0x55555555)
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333)
   return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24

@@ -11,8 +11,6 @@ export interface StringArena {
 
 const decoder = new TextDecoder()
 
-export const arenaLength = (arena: StringArena): number => arena.offsets.length - 1
-
 export const arenaGet = (arena: StringArena, i: number): string => {
   const start = arena.offsets[i]
   const end = arena.offsets[i + 1]

@@ -22,9 +22,8 @@
  *                                    [valeur: zigzag varint | string code])]
  * ```
  */
-import type { IndicePerformance, Performance } from "../schemas/equide.ts"
 import type { StringArena } from "./columns.ts"
-import type { SourcePerformance } from "./SourceRecord.ts"
+import type { SourceIndex, SourcePerformance } from "./SourceRecord.ts"
 import { type Growable, ownString } from "./build/growable.ts"
 
 /** The encoded performances of every row, and the strings their codes point to. */
@@ -62,7 +61,7 @@ const float = new Float64Array(1)
 const floatBytes = new Uint8Array(float.buffer)
 
 /** The registry's rendering of a performance's indices; undefined when an index lacks a part. */
-const renderTexte = (indices: ReadonlyArray<IndicePerformance>): string | undefined => {
+const renderTexte = (indices: ReadonlyArray<SourceIndex>): string | undefined => {
   let text = ""
   for (let i = 0; i < indices.length; i++) {
     const { code, valeur, coefficient } = indices[i]
@@ -78,8 +77,8 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 // Encoding (at load)
 
 /** The value an index field is served as, or undefined when it is not served (see the module comment). */
-const servedIndex = (source: Record<string, unknown>): IndicePerformance => {
-  const out: { -readonly [K in keyof IndicePerformance]: IndicePerformance[K] } = {}
+const servedIndex = (source: Record<string, unknown>): SourceIndex => {
+  const out: { -readonly [K in keyof SourceIndex]: SourceIndex[K] } = {}
   if (Number.isSafeInteger(source.annee)) out.annee = (source.annee as number) + 0
   if (typeof source.appreciation === "string") out.appreciation = source.appreciation
   if (typeof source.code === "string") out.code = source.code
@@ -127,7 +126,7 @@ export class PerformanceEncoder {
       const { discipline, texte, indices } = performance
       if (!isOptional(discipline, "string") || !isOptional(texte, "string")) return false
       if (indices !== undefined && !Array.isArray(indices)) return false
-      const served: Array<IndicePerformance> = []
+      const served: Array<SourceIndex> = []
       if (Array.isArray(indices)) {
         for (const index of indices as ReadonlyArray<unknown>) {
           if (!isObject(index) || !hasExpectedTypes(index)) return false
@@ -154,7 +153,7 @@ export class PerformanceEncoder {
     return true
   }
 
-  #index(index: IndicePerformance): boolean {
+  #index(index: SourceIndex): boolean {
     const { annee, appreciation, code, coefficient, valeur } = index
     let flags = 0
     if (annee !== undefined) {
@@ -245,17 +244,17 @@ export class PerformanceEncoder {
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
 /** The previous storage's reading of the JSON form, kept for the rows that still use it. */
-const fromJson = (text: string): ReadonlyArray<Performance> | undefined => {
+const fromJson = (text: string): ReadonlyArray<SourcePerformance> | undefined => {
   const raw: unknown = JSON.parse(text)
   if (!Array.isArray(raw)) return undefined
-  const out: Array<Performance> = []
+  const out: Array<SourcePerformance> = []
   for (const item of raw) {
     if (!isObject(item)) continue
-    const performance: Mutable<Performance> = {}
+    const performance: Mutable<SourcePerformance> = {}
     if (typeof item.discipline === "string") performance.discipline = item.discipline
     if (typeof item.texte === "string") performance.texte = item.texte
     if (Array.isArray(item.indices)) {
-      const indices: Array<IndicePerformance> = []
+      const indices: Array<SourceIndex> = []
       for (const index of item.indices as ReadonlyArray<unknown>) if (isObject(index)) indices.push(servedIndex(index))
       performance.indices = indices
     }
@@ -306,9 +305,9 @@ class Reader {
   }
 }
 
-const readIndex = (reader: Reader, strings: ReadonlyArray<string>): IndicePerformance => {
+const readIndex = (reader: Reader, strings: ReadonlyArray<string>): SourceIndex => {
   const flags = reader.byte()
-  const out: Mutable<IndicePerformance> = {}
+  const out: Mutable<SourceIndex> = {}
   if ((flags & I_ANNEE) !== 0) out.annee = reader.zigzag()
   if ((flags & I_APPRECIATION) !== 0) out.appreciation = strings[reader.varint()]
   if ((flags & I_CODE) !== 0) out.code = strings[reader.varint()]
@@ -321,8 +320,12 @@ const readIndex = (reader: Reader, strings: ReadonlyArray<string>): IndicePerfor
   return out
 }
 
-/** The row's performances as served; undefined when it has none. */
-export const performancesAt = (column: PerformanceColumn, row: number): ReadonlyArray<Performance> | undefined => {
+/**
+ * The row's performances as served, in the source's shape (the spec's fields, which the response
+ * schema `Performance` takes as they are: `query/record.ts` has the compiler check it, so that the
+ * Dataset knows no response schema); undefined when it has none.
+ */
+export const performancesAt = (column: PerformanceColumn, row: number): ReadonlyArray<SourcePerformance> | undefined => {
   const start = column.offsets[row]
   const end = column.offsets[row + 1]
   if (start === end) return undefined
@@ -330,13 +333,13 @@ export const performancesAt = (column: PerformanceColumn, row: number): Readonly
   const reader = new Reader(column.bytes, start + 1)
   const strings = column.strings
   const count = reader.varint()
-  const out: Array<Performance> = []
+  const out: Array<SourcePerformance> = []
   for (let p = 0; p < count; p++) {
     const flags = reader.byte()
-    const performance: Mutable<Performance> = {}
+    const performance: Mutable<SourcePerformance> = {}
     if ((flags & P_DISCIPLINE) !== 0) performance.discipline = strings[reader.varint()]
     const storedTexte = (flags & (P_TEXTE | P_TEXTE_RENDERED)) === P_TEXTE ? reader.text() : undefined
-    let indices: Array<IndicePerformance> | undefined
+    let indices: Array<SourceIndex> | undefined
     if ((flags & P_INDICES) !== 0) {
       const n = reader.varint()
       indices = []

@@ -1,6 +1,6 @@
 /**
  * Per-value counts of a selection along one dimension, by the cheapest of (c = selected rows,
- * n = all rows, w = n / 32 words; costs in the units of `terms.ts`):
+ * n = all rows, w = n / 32 words; costs in the units of `costs.ts`):
  * - listed rows: one read per row, O(c);
  * - a bitset, its set rows: O(w + c);
  * - a bitset, the rows it leaves out, subtracted from the dimension's totals: O(w + n − c);
@@ -14,13 +14,13 @@ import { countAnd } from "../dataset/bits.ts"
 import { type DenseCodes, type Dimension, postingsCount, postingsOf, type Postings } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { postingsCounts } from "./referential.ts"
-import { type Selection, selectionRows } from "./select.ts"
-import { ASCENDING_BIT, BIT_ROW, ROW_FILTER } from "./terms.ts"
+import type { Selection } from "./selection.ts"
+import { ASCENDING_BIT, BIT_ROW, ROW_FILTER } from "./costs.ts"
 
 /** Which way `countSelection` counted and the work it did: for tests (cost bounds). */
 export interface CountStats {
   strategy: string
-  /** In the cost units of `terms.ts` (a word of a bitset pass is 1). */
+  /** In the cost units of `costs.ts` (a word of a bitset pass is 1). */
   visited: number
 }
 
@@ -111,20 +111,19 @@ const countByRanges = (upTo: Uint32Array, bits: Uint32Array, [lo, hi]: readonly 
 
 /** Per-value counts of `selection` (rows without a value count under code 0). */
 export const countSelection = (data: DatasetData, selection: Selection, values: Values, stats?: CountStats): Uint32Array => {
-  const st: CountStats = stats ?? { strategy: "", visited: 0 }
+  const work: CountStats = stats ?? { strategy: "", visited: 0 }
   const totals = values.kind === "column" ? values.dim.rows : values.totals
-  if (selection.all) {
-    st.strategy = "totals"
-    st.visited = valueCount(values)
+  if (selection._tag === "All") {
+    work.strategy = "totals"
+    work.visited = valueCount(values)
     return postingsCounts(totals)
   }
   const counts = new Uint32Array(valueCount(values))
-  const bits = selection.bits
   const c = selection.count
-  if (bits === undefined) {
-    st.strategy = "rows"
-    const rows = selectionRows(selection) ?? new Uint32Array(0)
-    st.visited = rows.length
+  if (selection._tag === "Listed") {
+    work.strategy = "rows"
+    const rows = selection.rows
+    work.visited = rows.length
     if (values.kind === "column") {
       const column = values.dim.codes
       for (let i = 0; i < rows.length; i++) counts[column[rows[i]]]++
@@ -136,6 +135,7 @@ export const countSelection = (data: DatasetData, selection: Selection, values: 
     }
     return counts
   }
+  const bits = selection.bits
   const n = data.size
   const words = bits.length
   const yearRange = values.kind === "column" && values.upTo !== undefined && values.upTo.length > 0
@@ -151,23 +151,23 @@ export const countSelection = (data: DatasetData, selection: Selection, values: 
   const bySet = words + perRow * c
   const byUnset = words + perRow * (n - c) + counts.length
   if (yearRange !== undefined && values.kind === "column" && values.upTo !== undefined && byRanges < Math.min(byCodes, bySet, byUnset)) {
-    st.strategy = "cumulative"
-    st.visited = byRanges
+    work.strategy = "cumulative"
+    work.visited = byRanges
     return countByRanges(values.upTo, bits, yearRange, counts)
   }
   if (byCodes < bySet && byCodes < byUnset) {
-    st.strategy = "codes"
-    st.visited = byCodes
+    work.strategy = "codes"
+    work.visited = byCodes
     return countByCodes(values, bits, counts)
   }
   if (bySet <= byUnset) {
-    st.strategy = "set"
-    st.visited = bySet
+    work.strategy = "set"
+    work.visited = bySet
     countBitRows(values, bits, n, false, counts)
     return counts
   }
-  st.strategy = "unset"
-  st.visited = byUnset
+  work.strategy = "unset"
+  work.visited = byUnset
   countBitRows(values, bits, n, true, counts)
   const all = postingsCounts(totals)
   for (let code = 0; code < counts.length; code++) counts[code] = all[code] - counts[code]

@@ -10,7 +10,8 @@ import {
   DESCENDANCE_OFFSET_DEFAUT,
   descendance
 } from "./descendance.ts"
-import { arbitraryRecords, build, idN, rowOf } from "./record.fixtures.ts"
+import { arbitraryRecords, build, rowOf } from "./record.fixtures.ts"
+import { idN } from "../testing/ids.ts"
 
 const roundTrips = (value: Descendance) => {
   const decoded = Schema.decodeUnknownSync(Descendance)(value)

@@ -3,7 +3,8 @@ import { Schema } from "effect"
 import { Decouverte } from "../schemas/service.ts"
 import { discovery, ENDPOINTS, GABARITS_URL } from "./discovery.ts"
 import { API_VERSION, LICENCE_DONNEES, meta } from "./meta.ts"
-import { build, idN } from "./record.fixtures.ts"
+import { build } from "./record.fixtures.ts"
+import { idN } from "../testing/ids.ts"
 import { URL_FICHE_MODELE } from "./record.ts"
 
 const data = build([{ id: idN(1), nom: "A" }, { id: idN(2), nom: "B" }])

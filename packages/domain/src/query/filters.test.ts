@@ -2,14 +2,14 @@ import { describe, expect, it } from "@effect/vitest"
 import { Result } from "effect"
 import { buildDataset } from "../dataset/Dataset.ts"
 import type { SourceRecord } from "../dataset/SourceRecord.ts"
-import { recordId } from "../testing/arbitraries.ts"
+import { idN } from "../testing/ids.ts"
 import { InvalidParameter } from "./errors.ts"
 import { type FilterInput, resolveFilters, type ResolvedFilters, splitValues } from "./filters.ts"
 
 const records: Array<SourceRecord> = [
-  { id: recordId(0), nom: "JAPPELOUP", race: "Selle Francais", sexe: "Male", robe: "Bai", annee_naissance: 1975 },
-  { id: recordId(1), nom: "Éclair du Bois", race: "SELLE FRANÇAIS", sexe: "Femelle", robe: "Alezan Brûlé", annee_naissance: 2001 },
-  { id: recordId(2), nom: "STAR", race: "Trotteur Francais", sexe: "Hongre", statut_reproducteur: "Etalon Actif", performances: [
+  { id: idN(0), nom: "JAPPELOUP", race: "Selle Francais", sexe: "Male", robe: "Bai", annee_naissance: 1975 },
+  { id: idN(1), nom: "Éclair du Bois", race: "SELLE FRANÇAIS", sexe: "Femelle", robe: "Alezan Brûlé", annee_naissance: 2001 },
+  { id: idN(2), nom: "STAR", race: "Trotteur Francais", sexe: "Hongre", statut_reproducteur: "Etalon Actif", performances: [
     { discipline: "TROT COURSE", indices: [{ code: "BTR", valeur: "+5" }] }
   ] }
 ]

@@ -32,21 +32,6 @@ export interface FilterInput {
   readonly avec_performances?: string | boolean | undefined
 }
 
-/** The names of the shared filter parameters, in the order the spec lists them. */
-export const FILTER_PARAMETERS = [
-  "race",
-  "robe",
-  "sexe",
-  "discipline",
-  "indice",
-  "annee_naissance",
-  "nom",
-  "annee_min",
-  "annee_max",
-  "avec_performances",
-  "statut_reproducteur"
-] as const
-
 /**
  * Filters resolved to dictionary codes. `undefined` = the filter is absent. A code list is sorted
  * ascending and distinct; an empty list (possible only for `annee`: a year no row has, or an empty

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
 import { buildDataset } from "../dataset/Dataset.ts"
 import { Meta } from "../schemas/service.ts"
-import { idN } from "./record.fixtures.ts"
+import { idN } from "../testing/ids.ts"
 import { API_VERSION, meta } from "./meta.ts"
 import { URL_FICHE_MODELE } from "./record.ts"
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Result } from "effect"
 import fc from "fast-check"
+import { bitsOfLists } from "../dataset/bits.ts"
 import { buildDataset } from "../dataset/Dataset.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import {
@@ -10,13 +11,15 @@ import {
   type NaiveRow,
   naiveRows,
   naiveSelect,
-  recordId,
   syntheticRecords
 } from "../testing/arbitraries.ts"
+import { idN } from "../testing/ids.ts"
 import { type FilterInput, resolveFilters } from "./filters.ts"
 import { listPage, MAX_OFFSET, paginationLinks } from "./paginate.ts"
-import { select, selectionOfRows, selectionRows } from "./select.ts"
-import { orderedWindow, type PageStats, type Strategy, type Tri, TRIS } from "./sort.ts"
+import { select } from "./select.ts"
+import { selectionOfBits, selectionOfRows, selectionRows } from "./selection.ts"
+import { orderedWindow, type PageStats, type Strategy } from "./sort.ts"
+import { type Tri, TRIS } from "../vocabulary.ts"
 
 const resolved = (data: DatasetData, input: FilterInput) => {
   const r = resolveFilters(data, input)
@@ -93,12 +96,12 @@ describe("listPage", () => {
 
   it("puts rows without a birth year last in both directions, ties in file order", () => {
     const data = buildDataset([
-      { id: recordId(0), nom: "A" },
-      { id: recordId(1), nom: "B", annee_naissance: 2001 },
-      { id: recordId(2), nom: "C", annee_naissance: 2000 },
-      { id: recordId(3), nom: "D" },
-      { id: recordId(4), nom: "E", annee_naissance: 2001 },
-      { id: recordId(5), nom: "É", annee_naissance: 2000 }
+      { id: idN(0), nom: "A" },
+      { id: idN(1), nom: "B", annee_naissance: 2001 },
+      { id: idN(2), nom: "C", annee_naissance: 2000 },
+      { id: idN(3), nom: "D" },
+      { id: idN(4), nom: "E", annee_naissance: 2001 },
+      { id: idN(5), nom: "É", annee_naissance: 2000 }
     ])
     const all = select(data, resolved(data, {}))
     const page = (tri: Tri, rows = all) => [...listPage(data, rows, tri, 0, 10).rows]
@@ -113,7 +116,7 @@ describe("listPage", () => {
 
   it("keeps file order among equal folded names in -nom, across page boundaries", () => {
     const names = ["Zoé", "ZOE", "zoe", "Alpha", "ZOÉ", "Beta", "zoé"]
-    const data = buildDataset(names.map((nom, i) => ({ id: recordId(i), nom })))
+    const data = buildDataset(names.map((nom, i) => ({ id: idN(i), nom })))
     const all = select(data, resolved(data, {}))
     const pages = [0, 2, 4, 6].flatMap((offset) => [...listPage(data, all, "-nom", offset, 2).rows])
     expect(pages).toEqual([0, 1, 2, 4, 6, 5, 3])
@@ -194,10 +197,9 @@ describe("listPage cost (regression: the hot paths keep their index)", () => {
     expect(stats.strategy.startsWith("walk→")).toBe(true)
     // The walk stops once it has cost what the rank bitmap costs: the two stay within a few passes of the selection.
     expect(stats.visited).toBeLessThan(3 * late.count + n / 16)
-    const recent = {
-      ...selectionOfRows(Uint32Array.from(data.byYear.filter((row) => data.year[row] >= 2020)).sort()),
-      test: (row: number) => data.year[row] >= 2020
-    }
+    const recentRows = Uint32Array.from(data.byYear.filter((row) => data.year[row] >= 2020))
+    // As a bitset, whose membership test is free: the walk is chosen, and must give up.
+    const recent = selectionOfBits(recentRows.length, bitsOfLists(data.size, [recentRows]))
     const yearStats: PageStats = { strategy: "", visited: 0 }
     const first = listPage(data, recent, "annee", 0, 5, yearStats).rows
     expect(yearStats.strategy).toBe("walk→count")

@@ -3,8 +3,9 @@
  * (design 2.2).
  */
 import type { DatasetData } from "../dataset/DatasetData.ts"
-import type { Selection } from "./select.ts"
-import { orderedWindow, type PageStats, type Tri } from "./sort.ts"
+import type { Selection } from "./selection.ts"
+import { orderedWindow, type PageStats } from "./sort.ts"
+import type { Tri } from "../vocabulary.ts"
 
 /** Pagination depth: the largest offset admitted. */
 export const MAX_OFFSET = 10000

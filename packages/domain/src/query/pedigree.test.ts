@@ -3,7 +3,8 @@ import { Schema } from "effect"
 import * as fc from "fast-check"
 import type { SourceRecord } from "../dataset/SourceRecord.ts"
 import { type Noeud, Pedigree } from "../schemas/pedigree.ts"
-import { arbitraryRecords, build, idN, rowOf } from "./record.fixtures.ts"
+import { arbitraryRecords, build, rowOf } from "./record.fixtures.ts"
+import { idN } from "../testing/ids.ts"
 import { noeudsTheoriques, pedigree, PEDIGREE_GENERATIONS_DEFAUT, PEDIGREE_GENERATIONS_MAX } from "./pedigree.ts"
 
 const roundTrips = (value: Pedigree) => {

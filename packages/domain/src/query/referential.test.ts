@@ -3,8 +3,10 @@ import { Result } from "effect"
 import fc from "fast-check"
 import { buildDataset } from "../dataset/Dataset.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
-import { compareText, datasetArbitrary, naiveRows, recordId } from "../testing/arbitraries.ts"
-import { MAX_MODALITES, type Modalite, REFERENTIEL_DIMENSIONS, referential, type Referentiel, topByFrequency } from "./referential.ts"
+import { compareText, datasetArbitrary, naiveRows } from "../testing/arbitraries.ts"
+import { idN } from "../testing/ids.ts"
+import { MAX_MODALITES, type Modalite, referential, type Referentiel, topByFrequency } from "./referential.ts"
+import { REFERENTIEL_DIMENSIONS } from "../vocabulary.ts"
 
 const get = (data: DatasetData, dimension: string): Referentiel => {
   const r = referential(data, dimension)
@@ -54,7 +56,7 @@ describe("referential", () => {
 
   it("truncates at 2000 values with a note and the real total", () => {
     const records = Array.from({ length: 2600 }, (_, i) => ({
-      id: recordId(i),
+      id: idN(i),
       race: i < 300 ? "Trotteur Francais" : `1'${String(i).padStart(4, "0")} (RACE)`
     }))
     const data = buildDataset(records)
@@ -67,14 +69,14 @@ describe("referential", () => {
     expect(r.note).toContain("2000")
     expect(r.note).toContain("2301")
     // Years are never cut.
-    const years = buildDataset(Array.from({ length: 2100 }, (_, i) => ({ id: recordId(i), annee_naissance: i })))
+    const years = buildDataset(Array.from({ length: 2100 }, (_, i) => ({ id: idN(i), annee_naissance: i })))
     const y = get(years, "annees_naissance")
     expect(y.donnees.length).toBe(2100)
     expect(y.note).toBeUndefined()
   })
 
   it("refuses an unknown dimension, listing the eight", () => {
-    const data = buildDataset([{ id: recordId(0) }])
+    const data = buildDataset([{ id: idN(0) }])
     const r = referential(data, "race")
     if (Result.isSuccess(r)) throw new Error("expected a failure")
     expect(r.failure.parametre).toBe("dimension")

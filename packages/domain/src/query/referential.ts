@@ -8,20 +8,9 @@ import { Result } from "effect"
 import { postingsCount, type Postings } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { admittedValuesHint, hintFor, nearestValues } from "../refusal/hints.ts"
+import { REFERENTIEL_DIMENSIONS, type ReferentielDimension } from "../vocabulary.ts"
 import { InvalidParameter, notAdmitted, type QueryResult } from "./errors.ts"
 import { memoPer } from "./memo.ts"
-
-export const REFERENTIEL_DIMENSIONS = [
-  "races",
-  "races_lien",
-  "robes",
-  "sexes",
-  "statuts_reproducteur",
-  "disciplines",
-  "codes_indice",
-  "annees_naissance"
-] as const
-export type ReferentielDimension = (typeof REFERENTIEL_DIMENSIONS)[number]
 
 export const MAX_MODALITES = 2000
 

@@ -10,14 +10,16 @@ import {
   type NaiveRow,
   naiveRows,
   naiveSelect,
-  recordId,
   syntheticRecords
 } from "../testing/arbitraries.ts"
+import { idN } from "../testing/ids.ts"
 import { resolveFilters } from "./filters.ts"
 import type { CountStats } from "./counting.ts"
-import { BIT_ROW } from "./terms.ts"
-import { clampRepartitionLimite, REPARTITION_DIMENSIONS, repartition, type Repartition } from "./repartition.ts"
-import { type Selection, select, selectionOfRows, selectionRows } from "./select.ts"
+import { BIT_ROW } from "./costs.ts"
+import { clampRepartitionLimite, repartition, type Repartition } from "./repartition.ts"
+import { REPARTITION_DIMENSIONS } from "../vocabulary.ts"
+import { select } from "./select.ts"
+import { type Selection, selectionOfRows, selectionRows } from "./selection.ts"
 
 const get = (data: DatasetData, selection: Selection, dimension: string, limite?: number): Repartition => {
   const r = repartition(data, selection, dimension, limite)
@@ -75,12 +77,12 @@ describe("repartition", () => {
           expect(r.effectif_affiche).toBe(expected.reduce((s, d) => s + d.nombre, 0))
           if (dimension !== "discipline") expect(r.effectif_affiche).toBeLessThanOrEqual(r.effectif_filtre)
           // The unfiltered fast path (postings lengths) agrees with counting every row.
-          if (selection.all) {
+          if (selection._tag === "All") {
             const every = selectionOfRows(Uint32Array.from({ length: data.size }, (_, i) => i))
             expect(get(data, every, dimension, limite)).toEqual(r)
           }
           // Counting against the selection's bits agrees with counting its listed rows.
-          if (selection.bits !== undefined) {
+          if (selection._tag === "Bits") {
             expect(get(data, selectionOfRows(selectionRows(selection) ?? new Uint32Array(0)), dimension, limite)).toEqual(r)
           }
         }
@@ -103,7 +105,7 @@ describe("repartition", () => {
     ]
     for (const input of inputs) {
       const selection = select(data, resolveFilters(data, input).pipe(Result.getOrThrow))
-      expect(selection.bits).toBeDefined()
+      expect(selection._tag).toBe("Bits")
       const listed = selectionOfRows(selectionRows(selection) ?? new Uint32Array(0))
       for (const dimension of REPARTITION_DIMENSIONS) {
         const stats: CountStats = { strategy: "", visited: 0 }
@@ -119,7 +121,7 @@ describe("repartition", () => {
 
   it("clamps limite into 1..1000, ignores it for years, refuses unknown dimensions", () => {
     const data = buildDataset(
-      Array.from({ length: 30 }, (_, i) => ({ id: recordId(i), race: `R${i % 7}`, annee_naissance: 2000 + (i % 5) }))
+      Array.from({ length: 30 }, (_, i) => ({ id: idN(i), race: `R${i % 7}`, annee_naissance: 2000 + (i % 5) }))
     )
     const all = select(data, resolveFilters(data, {}).pipe(Result.getOrThrow))
     expect(get(data, all, "race", 0).donnees.length).toBe(1)

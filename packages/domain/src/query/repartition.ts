@@ -8,13 +8,11 @@
  */
 import { Result } from "effect"
 import type { DatasetData } from "../dataset/DatasetData.ts"
+import { REPARTITION_DIMENSIONS, type RepartitionDimension } from "../vocabulary.ts"
 import type { QueryResult } from "./errors.ts"
 import { type CountStats, countSelection, type Values } from "./counting.ts"
 import { inCodeOrder, type Modalite, topByFrequency, unknownDimension } from "./referential.ts"
-import type { Selection } from "./select.ts"
-
-export const REPARTITION_DIMENSIONS = ["race", "robe", "sexe", "discipline", "annee_naissance", "statut_reproducteur"] as const
-export type RepartitionDimension = (typeof REPARTITION_DIMENSIONS)[number]
+import type { Selection } from "./selection.ts"
 
 export const DEFAULT_REPARTITION_DIMENSION: RepartitionDimension = "race"
 export const MIN_REPARTITION_LIMITE = 1

@@ -5,11 +5,13 @@ import { buildDataset } from "../dataset/Dataset.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import type { SourceRecord } from "../dataset/SourceRecord.ts"
 import { datasetArbitrary, filterInputArbitrary, naiveRows, naiveSelect, syntheticRecords } from "../testing/arbitraries.ts"
+import { countBits } from "../dataset/bits.ts"
 import { postingsCount } from "../dataset/columns.ts"
 import { codeOfYear, type FilterInput, resolveFilters } from "./filters.ts"
 import { prefixRange, prefixSet } from "./nameTokens.ts"
-import { ROW_FILTER } from "./terms.ts"
-import { membership, select, selectionRows, type SelectStats } from "./select.ts"
+import { ROW_FILTER } from "./costs.ts"
+import { select, type SelectStats } from "./select.ts"
+import { membership, selectionRows } from "./selection.ts"
 
 const resolved = (data: Parameters<typeof resolveFilters>[0], input: FilterInput) => {
   const r = resolveFilters(data, input)
@@ -41,15 +43,16 @@ describe("select", () => {
           expect(selection.count).toBe(expected.length)
           const listed = selectionRows(selection)
           const rows = listed === undefined ? Array.from({ length: data.size }, (_, i) => i) : [...listed]
-          expect(listed === undefined).toBe(selection.all)
-          // Exactly one form: the whole set, listed rows, or a bitset.
-          expect([selection.all, selection.rows !== undefined, selection.bits !== undefined].filter(Boolean)).toHaveLength(1)
-          if (selection.bits !== undefined) expect(selection.test).toBeDefined()
+          expect(listed === undefined).toBe(selection._tag === "All")
           expect(rows).toEqual(expected)
           const has = membership(data, selection)
           const set = new Set(expected)
           for (let row = 0; row < data.size; row++) expect(has(row)).toBe(set.has(row))
-          if (selection.test !== undefined) for (let row = 0; row < data.size; row++) expect(selection.test(row)).toBe(set.has(row))
+          // A bitset holds exactly the rows (nothing past the last row), and its own test agrees.
+          if (selection._tag === "Bits") {
+            expect(countBits(selection.bits)).toBe(expected.length)
+            for (let row = 0; row < data.size; row++) expect(selection.test(row)).toBe(set.has(row))
+          }
         }
       ),
       { numRuns: 300 }
@@ -112,7 +115,7 @@ describe("select", () => {
     const lone = select(data, resolved(data, { nom: "a" }), stats)
     // The kept bitset itself, no copy, its count stored.
     expect(stats.strategy).toBe("stored")
-    expect(lone.bits?.buffer).toBe(data.names.prefixSets.bits.buffer)
+    expect(lone._tag === "Bits" ? lone.bits.buffer : undefined).toBe(data.names.prefixSets.bits.buffer)
     expect(lone.count).toBe(naiveSelect(naiveRows(records), { nom: "a" }).length)
     // One pass per filter (two for the years) and the count, whatever the postings of A-words.
     for (const bits of bitsOf(records, data, [{ nom: "a", avec_performances: "false", sexe: ["Femelle"] }, { nom: "l a", annee_max: 2010 }])) {
@@ -140,8 +143,7 @@ describe("select", () => {
   it("answers the whole set without materialising it when there is no filter", () => {
     const data = buildDataset(syntheticRecords(50))
     const selection = select(data, resolved(data, {}))
-    expect(selection.rows).toBeUndefined()
-    expect(selection.all).toBe(true)
+    expect(selection._tag).toBe("All")
     expect(selection.count).toBe(50)
   })
 

@@ -17,11 +17,9 @@
 import { bitsWindow, wordsFor } from "../dataset/bits.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { sameFoldedName } from "./nameTokens.ts"
-import { ASCENDING_BIT, BIT_ROW, RANDOM_BIT } from "./terms.ts"
-import { membership, type RowTest, type Selection, selectionRows } from "./select.ts"
-
-export const TRIS = ["naturel", "nom", "annee", "-naturel", "-nom", "-annee"] as const
-export type Tri = (typeof TRIS)[number]
+import { RANDOM_BIT } from "./costs.ts"
+import { listingCost, membership, membershipCost, type RowTest, type Selection, selectionRows } from "./selection.ts"
+import type { Tri } from "../vocabulary.ts"
 
 
 /** Which strategy produced a window and how many rows it touched: for tests and metrics. */
@@ -39,7 +37,7 @@ export type Strategy = "walk" | "sort" | "bitmap" | "count"
 const noStats = (): PageStats => ({ strategy: "", visited: 0 })
 
 /**
- * Cost units, those of `terms.ts` (a word of a bitset pass is 1): a walk step reads a permutation
+ * Cost units, those of `costs.ts` (a word of a bitset pass is 1): a walk step reads a permutation
  * and tests a row at random; a sort compares ranks; a rank bitmap sets a bit at random.
  */
 const WALK_STEP = 6
@@ -58,14 +56,6 @@ const END = -1
 const GAVE_UP = -2
 
 type Cursor = () => number
-
-/** Work to list a selection held as a bitset (a pass over its words, then its rows); none when listed. */
-const listingCost = (data: DatasetData, selection: Selection): number =>
-  selection.rows === undefined ? wordsFor(data.size) + BIT_ROW * selection.count : 0
-
-/** Work to build a membership test: none for a bitset, a bitset of its rows for a listed selection. */
-const membershipCost = (data: DatasetData, selection: Selection): number =>
-  selection.test === undefined ? wordsFor(data.size) + ASCENDING_BIT * selection.count : 0
 
 // ---------------------------------------------------------------------------------------------
 // Windows from cursors.
@@ -173,7 +163,7 @@ const rankArrayCursor = (data: DatasetData, ranks: Uint32Array, forward: boolean
 
 /** Cursor over a bitmap of name ranks (one bit per rank), scanning whole zero words at once. */
 const rankBitmapCursor = (data: DatasetData, rows: Uint32Array, forward: boolean, stats: PageStats): Cursor => {
-  const words = new Uint32Array((data.size + 31) >>> 5)
+  const words = new Uint32Array(wordsFor(data.size))
   for (let i = 0; i < rows.length; i++) {
     const rank = data.nameRank[rows[i]]
     words[rank >>> 5] |= 1 << (rank & 31)
@@ -244,7 +234,7 @@ const nameWindow = (
   const n = data.size
   const fixTies = !forward
   const imposed = force === "count" ? undefined : force
-  if (selection.all) {
+  if (selection._tag === "All") {
     stats.strategy = "permutation"
     if (forward) {
       stats.visited += Math.max(0, Math.min(n, offset + limite) - offset)
@@ -300,7 +290,7 @@ const yearWindow = (
   const { codes, rows: postings, values } = data.annee
   const order = yearBucketOrder(values.length, ascending)
   const end = offset + limite
-  if (selection.all) {
+  if (selection._tag === "All") {
     // Skip whole buckets by their lengths, then copy.
     stats.strategy = "buckets"
     const out: Array<number> = []
@@ -407,7 +397,7 @@ export const orderedWindow = (
   switch (tri) {
     case "naturel":
     case "-naturel": {
-      if (selection.bits !== undefined) {
+      if (selection._tag === "Bits") {
         stats.strategy = "bits"
         stats.visited = selection.bits.length
         return bitsWindow(selection.bits, tri === "naturel", offset, limite)

@@ -3,7 +3,8 @@ import { Schema } from "effect"
 import * as fc from "fast-check"
 import type { SourceRecord } from "../dataset/SourceRecord.ts"
 import { Stats } from "../schemas/reference.ts"
-import { arbitraryRecords, build, idN } from "./record.fixtures.ts"
+import { arbitraryRecords, build } from "./record.fixtures.ts"
+import { idN } from "../testing/ids.ts"
 import { stats } from "./stats.ts"
 
 const roundTrips = (value: Stats) => {

@@ -1,6 +1,7 @@
 /** Global counts (`GET /v1/stats`): read from index sizes, never by scanning rows. */
 import { type Postings, postingsCount } from "../dataset/columns.ts"
-import { type DatasetData, SEXES } from "../dataset/DatasetData.ts"
+import type { DatasetData } from "../dataset/DatasetData.ts"
+import { SEXES } from "../vocabulary.ts"
 import type { Stats, Tranche } from "../schemas/reference.ts"
 
 /** French reminder served with the counts. */

@@ -2,7 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Result } from "effect"
 import fc from "fast-check"
 import { buildDataset } from "../dataset/Dataset.ts"
-import { compareText, datasetArbitrary, type NaiveRow, naiveRows, recordId, syntheticRecords, variantArbitrary } from "../testing/arbitraries.ts"
+import { compareText, datasetArbitrary, type NaiveRow, naiveRows, syntheticRecords, variantArbitrary } from "../testing/arbitraries.ts"
+import { idN } from "../testing/ids.ts"
 import { foldWords } from "../text/fold.ts"
 import { checkQ, clampSuggestLimite, suggest, type SuggestStats, wordScore } from "./suggest.ts"
 
@@ -61,12 +62,12 @@ describe("suggest", () => {
 
   it("scores 1 for a whole word, shorter completions higher, famous namesakes first", () => {
     const data = buildDataset([
-      { id: recordId(0), nom: "JOLIE" },
-      { id: recordId(1), nom: "Jo" },
-      { id: recordId(2), nom: "JOLI CŒUR" },
-      { id: recordId(3), nom: "JOLI", pere: { id: recordId(2) } },
-      { id: recordId(4), nom: "JOLI", mere: { id: recordId(3) } },
-      { id: recordId(5), nom: "Éclair du Joli", pere: { id: recordId(3) } }
+      { id: idN(0), nom: "JOLIE" },
+      { id: idN(1), nom: "Jo" },
+      { id: idN(2), nom: "JOLI CŒUR" },
+      { id: idN(3), nom: "JOLI", pere: { id: idN(2) } },
+      { id: idN(4), nom: "JOLI", mere: { id: idN(3) } },
+      { id: idN(5), nom: "Éclair du Joli", pere: { id: idN(3) } }
     ])
     const s = suggest(data, "jo", 10)
     // JOLI (row 3) has 2 products, JOLI CŒUR 1; then by folded name: ECLAIR DU JOLI < JOLI.

@@ -22,7 +22,8 @@ import { foldWords } from "../text/fold.ts"
 import { parameterRequired, valueNotAdmitted } from "../refusal/messages.ts"
 import { InvalidParameter, type QueryResult } from "./errors.ts"
 import { foldedLookup, yearOfCode } from "./filters.ts"
-import { referential, REFERENTIEL_DIMENSIONS } from "./referential.ts"
+import { referential } from "./referential.ts"
+import { REFERENTIEL_DIMENSIONS } from "../vocabulary.ts"
 import { exactToken, hasTokenIn, prefixRange, prefixSet } from "./nameTokens.ts"
 
 export interface Suggestion {

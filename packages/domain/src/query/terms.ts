@@ -1,25 +1,16 @@
 /**
  * One term per active filter, each able to answer in the three ways the planner (`select.ts`)
  * chooses between: its rows listed, a filter of other rows, or its rows ANDed into a bitset; with
- * the cost of each. Bitsets the Dataset keeps (frequent codes, cumulative years, frequent name prefixes,
- * performances) are used as they are.
+ * the cost of each, in the units of `costs.ts`. Bitsets the Dataset keeps (frequent codes,
+ * cumulative years, frequent name prefixes, performances) are used as they are.
  */
 import { bitRows, setBits, wordsFor } from "../dataset/bits.ts"
 import { denseBits, type Dimension, postingsCount, postingsOf, type Postings } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
+import { ASCENDING_BIT, BIT_ROW, RANDOM_BIT, ROW_FILTER } from "./costs.ts"
 import type { ResolvedFilters } from "./filters.ts"
 import { hasTokenIn, prefixRange, prefixSet } from "./nameTokens.ts"
 import { unionSorted, unionUnsorted } from "./unions.ts"
-
-/**
- * Cost units of the estimates, measured at 4.45 M rows: one word of a bitset pass is 1; a row
- * filtered (a random read of its column) about 5; a bit set at a random row about 7 (4 for
- * ascending rows); a row taken out of a bitset about 3.
- */
-export const ROW_FILTER = 5
-export const RANDOM_BIT = 7
-export const ASCENDING_BIT = 4
-export const BIT_ROW = 3
 
 export interface Term {
   readonly name: string

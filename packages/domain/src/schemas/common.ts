@@ -8,7 +8,7 @@
  * clash with another module's component names.
  */
 import { Schema } from "effect"
-import { SEXES } from "../dataset/DatasetData.ts"
+import { SEXES } from "../vocabulary.ts"
 
 /** The registry's official identifier: a UUID as 16 bytes in unpadded base64url (22 characters). */
 export const IdentifiantEquide = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]{21}[AQgw]$/u)).annotate({
@@ -18,7 +18,7 @@ export const IdentifiantEquide = Schema.String.check(Schema.isPattern(/^[A-Za-z0
 
 /**
  * `Femelle`, `Male`, `Hongre` or `Indeter`. Named `SexeSchema` because the type `Sexe` is already
- * exported by the Dataset (the same union).
+ * exported by the vocabulary (the same union).
  */
 export const SexeSchema = Schema.Literals(SEXES).annotate({ description: "Sexe : Femelle, Male, Hongre ou Indeter" })
 

@@ -2,7 +2,7 @@
 import { Schema } from "effect"
 import { Annee, Effectif, IdentifiantEquide, SexeSchema } from "./common.ts"
 import { Reference } from "./equide.ts"
-import type { Sexe } from "../dataset/DatasetData.ts"
+import type { Sexe } from "../vocabulary.ts"
 
 /** One direct offspring, described like a pedigree node. */
 export const Produit = Schema.Struct({

@@ -1,30 +1,32 @@
 /**
- * Test data: fast-check arbitraries of SourceRecord arrays with realistic collisions (few breeds,
+ * Test data: the fast-check arbitrary of SourceRecord arrays, with realistic collisions (few breeds,
  * coats and years so that filters hit; shared name words with accented and case variants; parents
- * pointing to other generated records, some dangling or unreadable; rows without year; rows with
- * performances), and a deterministic generator of large record sets for cost regressions.
+ * pointing to other generated records, some dangling or unreadable, a few in a circle or their own
+ * parent; rows without year; rows with performances; slugs given or deducible; unknown sexes), and
+ * a deterministic generator of large record sets for cost regressions.
  *
  * Not imported by production code (fast-check is a dev dependency).
  */
 import fc from "fast-check"
 import { buildDataset } from "../dataset/Dataset.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
-import { encodeId, ID_BYTES } from "../dataset/ids.ts"
 import type { SourceLink, SourcePerformance, SourceRecord } from "../dataset/SourceRecord.ts"
+import { slugify } from "../text/fold.ts"
 import type { FilterInput } from "../query/filters.ts"
 import { foldValue, foldWords } from "../text/fold.ts"
+import { SEXES } from "../vocabulary.ts"
+import { danglingId, idN } from "./ids.ts"
 
-/** Name words: shared prefixes (JO/JOLI/JOLIE), accent and case variants (ÉCLAIR/Eclair), digits. */
+/** Name words: shared prefixes (JO/JOLI/JOLIE), accent and case variants (ÉCLAIR/Eclair), digits, other scripts. */
 export const NAME_WORDS = [
   "JOLI", "JOLIE", "JOLY", "JO", "ÉCLAIR", "ECLAIR", "Éclair", "eclair", "DU", "DE", "LA", "BOIS", "BOISÉ",
   "A", "AB", "ABBA", "ABC", "STAR", "STARLETTE", "ROI", "ROYAL", "ROYALE", "D'AUGE", "JAPPELOUP", "ÉTOILE",
-  "ETOILE", "Noël", "NOEL", "Z", "ZÈBRE", "2000", "II"
+  "ETOILE", "Noël", "NOEL", "Z", "ZÈBRE", "2000", "II", "Ñandú", "漢字", "a_b"
 ] as const
 
 /** Breeds as on records, including a case/accent variant folding like another and a race time. */
 export const RACES = ["Trotteur Francais", "Selle Francais", "SELLE FRANÇAIS", "Pur Sang", "Arabe", "1'10\"2 (ASC6H)"] as const
 export const ROBES = ["Bai", "Alezan", "Gris", "Noir", "Bai Brun", "Alezan Brûlé", "ALEZAN BRULE"] as const
-export const SEXE_VALUES = ["Femelle", "Male", "Hongre", "Indeter"] as const
 export const STATUTS = ["Pouliniere", "Etalon Actif", "Étalon Inactif"] as const
 export const YEARS = [2000, 2001, 2002, 2003, 2004] as const
 export const ABERRANT_YEAR = 193
@@ -32,39 +34,40 @@ export const LINK_RACES = ["TF", "PS", "SF", "AR"] as const
 export const DISCIPLINES = ["TROT COURSE", "SAUT D'OBSTACLES", "DRESSAGE", "CONCOURS COMPLET"] as const
 export const INDEX_CODES = ["BTR", "ISO", "ITR", "IDR"] as const
 
-/** Canonical id of generated record `index` (salted so that two generated sets differ). */
-export const recordId = (index: number, salt = 0): string => {
-  const bytes = new Uint8Array(ID_BYTES)
-  new DataView(bytes.buffer).setUint32(0, index)
-  new DataView(bytes.buffer).setUint32(4, salt)
-  bytes[8] = 0x2d
-  bytes[15] = 0x5f
-  return encodeId(bytes, 0)
-}
-
-/** A canonical id that no generated record carries (a dangling link). */
-export const danglingId = (seed: number): string => {
-  const bytes = new Uint8Array(ID_BYTES)
-  new DataView(bytes.buffer).setUint32(0, seed)
-  bytes[8] = 0xdd
-  return encodeId(bytes, 0)
-}
-
 const SEPARATORS = [" ", " ", " ", " ", "-", "  ", "'"] as const
 
 export const nameArbitrary: fc.Arbitrary<string> = fc
   .array(fc.tuple(fc.constantFrom(...NAME_WORDS), fc.constantFrom(...SEPARATORS)), { minLength: 1, maxLength: 4 })
   .map((parts) => parts.map(([word, sep], i) => (i === 0 ? word : sep + word)).join(""))
 
-const performanceArbitrary: fc.Arbitrary<SourcePerformance> = fc.record({
+/**
+ * Text of any Unicode: graphemes, any code points, a lone surrogate, a byte-order mark. Built on
+ * demand: fast-check's grapheme tables take seconds to build, and most importers never ask.
+ */
+let anyTextArbitrary: fc.Arbitrary<string> | undefined
+const anyText = (): fc.Arbitrary<string> =>
+  anyTextArbitrary ??= fc.oneof(
+    fc.constantFrom("\uDC00x", "\uFEFFBai"),
+    fc.string({ unit: "grapheme", maxLength: 12 }),
+    fc.string({ unit: "binary", maxLength: 6 })
+  )
+
+/** `usual`, or with `withAnyText` also text of any Unicode. */
+const textOf = (usual: fc.Arbitrary<string>, withAnyText: boolean): fc.Arbitrary<string> =>
+  withAnyText ? fc.oneof(usual, anyText()) : usual
+
+const performanceArbitrary = (withAnyText: boolean): fc.Arbitrary<SourcePerformance> => fc.record({
   discipline: fc.constantFrom(...DISCIPLINES),
-  texte: fc.constant("BTR +59 (0.35)"),
+  texte: fc.oneof(
+    { weight: 3, arbitrary: fc.constant("BTR +59 (0.35)") },
+    { weight: 1, arbitrary: textOf(fc.string({ maxLength: 12 }), withAnyText) }
+  ),
   indices: fc.array(
     fc.record({
       annee: fc.constantFrom(2020, 2021, 2024),
       appreciation: fc.constant("indice-satisfaisant"),
       code: fc.constantFrom(...INDEX_CODES),
-      coefficient: fc.constantFrom(0.35, 0.5, 1),
+      coefficient: fc.oneof(fc.constantFrom(0.35, 0.5, 1), fc.double({ min: 0, max: 1, noNaN: true })),
       valeur: fc.constantFrom("+59", "115", "-3")
     }),
     { minLength: 0, maxLength: 2 }
@@ -75,6 +78,8 @@ type LinkSpec =
   | { readonly kind: "none" }
   | { readonly kind: "row"; readonly target: number; readonly race: string | undefined }
   | { readonly kind: "dangling"; readonly seed: number; readonly race: string | undefined }
+  /** Any record, this one or a younger one included: circles of parentage. */
+  | { readonly kind: "any"; readonly target: number }
   | { readonly kind: "unreadable" }
   | { readonly kind: "nameOnly" }
 
@@ -84,6 +89,7 @@ const linkArbitrary: fc.Arbitrary<LinkSpec> = fc.oneof(
   { weight: 3, arbitrary: fc.constant({ kind: "none" as const }) },
   { weight: 6, arbitrary: fc.record({ kind: fc.constant("row" as const), target: fc.nat(), race: linkRace }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("dangling" as const), seed: fc.nat(), race: linkRace }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("any" as const), target: fc.nat() }) },
   { weight: 1, arbitrary: fc.constant({ kind: "unreadable" as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: "nameOnly" as const }) }
 )
@@ -99,13 +105,17 @@ interface RecordSpec {
   readonly mere: LinkSpec
   readonly pere_de_mere: LinkSpec
   readonly performances: ReadonlyArray<SourcePerformance> | undefined
+  /** `deduce`: the slug the registry derives from the name; else a slug given as is. */
+  readonly slug: string | undefined
+  readonly filiation: string | undefined
 }
 
-const specArbitrary: fc.Arbitrary<RecordSpec> = fc.record({
-  nom: fc.option(nameArbitrary, { nil: undefined, freq: 12 }),
-  race: fc.option(fc.constantFrom(...RACES), { nil: undefined, freq: 10 }),
-  robe: fc.option(fc.constantFrom(...ROBES), { nil: undefined, freq: 5 }),
-  sexe: fc.option(fc.constantFrom(...SEXE_VALUES, "Femelle", "Male"), { nil: undefined, freq: 10 }),
+const specArbitrary = (withAnyText: boolean): fc.Arbitrary<RecordSpec> => fc.record({
+  nom: fc.option(textOf(nameArbitrary, withAnyText), { nil: undefined, freq: 12 }),
+  race: fc.option(textOf(fc.constantFrom(...RACES), withAnyText), { nil: undefined, freq: 10 }),
+  robe: fc.option(textOf(fc.constantFrom(...ROBES), withAnyText), { nil: undefined, freq: 5 }),
+  // "Inconnu": a value outside the spec's sexes, served as Indeter.
+  sexe: fc.option(fc.constantFrom(...SEXES, "Femelle", "Male", "Inconnu"), { nil: undefined, freq: 10 }),
   year: fc.option(fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...YEARS) }, { weight: 1, arbitrary: fc.constant(ABERRANT_YEAR) }), {
     nil: undefined,
     freq: 4
@@ -114,12 +124,20 @@ const specArbitrary: fc.Arbitrary<RecordSpec> = fc.record({
   pere: linkArbitrary,
   mere: linkArbitrary,
   pere_de_mere: linkArbitrary,
-  performances: fc.option(fc.array(performanceArbitrary, { minLength: 1, maxLength: 2 }), { nil: undefined, freq: 3 })
+  performances: fc.option(fc.array(performanceArbitrary(withAnyText), { minLength: 1, maxLength: 2 }), { nil: undefined, freq: 3 }),
+  slug: fc.oneof(
+    { weight: 2, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: textOf(fc.constantFrom("deduce", "given-slug", "bebe-dor-2"), withAnyText) }
+  ),
+  filiation: fc.oneof(
+    { weight: 3, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: textOf(fc.string({ minLength: 1, maxLength: 20 }), withAnyText) }
+  )
 })
 
 /**
- * Parents point only to records "older" in a salted order (so no cycles), listed before or after
- * their child in the file.
+ * Parents point mostly to records "older" in a salted order, listed before or after their child
+ * in the file; a link of kind `any` to any record (circles, a record its own parent).
  */
 const toRecords = (specs: ReadonlyArray<RecordSpec>, salt: number): Array<SourceRecord> => {
   const n = specs.length
@@ -136,10 +154,14 @@ const toRecords = (specs: ReadonlyArray<RecordSpec>, salt: number): Array<Source
         const parent = byAge[spec.target % older]
         const parentName = specs[parent].nom
         return {
-          id: recordId(parent, salt),
+          id: idN(parent, salt),
           ...(parentName === undefined ? {} : { nom: parentName }),
           ...(spec.race === undefined ? {} : { race: spec.race })
         }
+      }
+      case "any": {
+        const parent = spec.target % n
+        return { id: idN(parent, salt), ...(specs[parent].nom === undefined ? {} : { nom: specs[parent].nom }) }
       }
       case "dangling":
         return { id: danglingId(spec.seed), nom: `PENDANT ${nom}`, ...(spec.race === undefined ? {} : { race: spec.race }) }
@@ -153,8 +175,9 @@ const toRecords = (specs: ReadonlyArray<RecordSpec>, salt: number): Array<Source
     const pere = link(spec.pere, i, "PERE")
     const mere = link(spec.mere, i, "MERE")
     const pdm = link(spec.pere_de_mere, i, "PDM")
+    const slug = spec.slug === "deduce" ? slugify(spec.nom ?? "") : spec.slug
     return {
-      id: recordId(i, salt),
+      id: idN(i, salt),
       ...(spec.nom === undefined ? {} : { nom: spec.nom }),
       ...(spec.race === undefined ? {} : { race: spec.race }),
       ...(spec.robe === undefined ? {} : { robe: spec.robe }),
@@ -164,7 +187,9 @@ const toRecords = (specs: ReadonlyArray<RecordSpec>, salt: number): Array<Source
       ...(pere === undefined ? {} : { pere }),
       ...(mere === undefined ? {} : { mere }),
       ...(pdm === undefined ? {} : { pere_de_mere: pdm }),
-      ...(spec.performances === undefined ? {} : { performances: spec.performances })
+      ...(spec.performances === undefined ? {} : { performances: spec.performances }),
+      ...(slug === undefined || slug === "" ? {} : { slug }),
+      ...(spec.filiation === undefined ? {} : { filiation_texte: spec.filiation })
     }
   })
 }
@@ -172,12 +197,18 @@ const toRecords = (specs: ReadonlyArray<RecordSpec>, salt: number): Array<Source
 export interface RecordsOptions {
   readonly minLength?: number
   readonly maxLength?: number
+  /**
+   * Text fields (names, breeds, coats, slugs, filiations, performance texts) also of any Unicode,
+   * lone surrogates included: for storage round trips, not for the query models (which compare
+   * folded text).
+   */
+  readonly withAnyText?: boolean
 }
 
 /** Arrays of readable, distinct-id SourceRecords (see the module comment). */
 export const recordsArbitrary = (options: RecordsOptions = {}): fc.Arbitrary<Array<SourceRecord>> =>
   fc
-    .tuple(fc.array(specArbitrary, { minLength: options.minLength ?? 0, maxLength: options.maxLength ?? 60 }), fc.nat(1 << 20))
+    .tuple(fc.array(specArbitrary(options.withAnyText ?? false), { minLength: options.minLength ?? 0, maxLength: options.maxLength ?? 60 }), fc.nat(1 << 20))
     .map(([specs, salt]) => toRecords(specs, salt))
 
 export interface GeneratedDataset {
@@ -229,14 +260,14 @@ export const syntheticRecords = (count: number, seed = 1): Array<SourceRecord> =
     const dam = i > 10 ? Math.floor(random() * i) : -1
     const hasPerf = random() < 0.25
     records.push({
-      id: recordId(i, seed),
+      id: idN(i, seed),
       nom: nom.join(" "),
       race: pick(RACES),
-      sexe: pick(SEXE_VALUES.slice(0, 3)),
+      sexe: pick(SEXES.slice(0, 3)),
       ...(random() < 0.9 ? { robe: pick(ROBES) } : {}),
       ...(random() < 0.95 ? { annee_naissance: 1980 + Math.floor(random() * 45) } : {}),
-      ...(sire >= 0 ? { pere: { id: recordId(sire, seed), race: "TF" } } : {}),
-      ...(dam >= 0 && dam !== sire ? { mere: { id: recordId(dam, seed), race: "TF" } } : {}),
+      ...(sire >= 0 ? { pere: { id: idN(sire, seed), race: "TF" } } : {}),
+      ...(dam >= 0 && dam !== sire ? { mere: { id: idN(dam, seed), race: "TF" } } : {}),
       ...(hasPerf
         ? { performances: [{ discipline: pick(DISCIPLINES), indices: [{ code: pick(INDEX_CODES), valeur: "+1" }] }] }
         : {})
@@ -265,7 +296,7 @@ export interface NaiveRow {
   readonly descendants: number
 }
 
-const SEXE_SET = new Set<string>(SEXE_VALUES)
+const SEXE_SET = new Set<string>(SEXES)
 
 /** The naive model of records assumed all readable with distinct ids (as the arbitraries make them). */
 export const naiveRows = (records: ReadonlyArray<SourceRecord>): Array<NaiveRow> => {
@@ -350,7 +381,7 @@ export const filterInputArbitrary = (records: ReadonlyArray<SourceRecord>): fc.A
   return fc.record({
     race: valuesOf(distinct(records.map((r) => r.race))),
     robe: valuesOf(distinct(records.map((r) => r.robe))),
-    sexe: valuesOf([...SEXE_VALUES]),
+    sexe: valuesOf([...SEXES]),
     discipline: valuesOf(distinct(rows.flatMap((r) => [...r.disciplines]))),
     indice: valuesOf(distinct(rows.flatMap((r) => [...r.indices]))),
     statut_reproducteur: valuesOf(distinct(records.map((r) => r.statut_reproducteur))),

@@ -15,7 +15,7 @@ import { KIN_MATING_SHARE, StudBook } from "./kinship.ts"
 import { Pool } from "./pool.ts"
 import { Rng, Weighted } from "./prng.ts"
 
-export const SEXES = ["Femelle", "Male", "Hongre", "Indeter"] as const
+/** Sexes as indexes into the spec's `SEXES`. */
 export const FEMALE = 0
 export const MALE = 1
 export const GELDING = 2

@@ -3,7 +3,7 @@
  * (absent values written as a missing key, `null` or `""`; polluted `race`; unreadable ids;
  * links to pages that were never scraped) and the personal `naisseur` field the service must drop.
  */
-import { slugify } from "@equides/domain"
+import { SEXES, slugify } from "@equides/domain"
 import { BREEDS } from "./breeds.ts"
 import { calibrate, EXTRACTION_YEAR } from "./calendar.ts"
 import { COATS } from "./coats.ts"
@@ -16,7 +16,6 @@ import {
   HAS_PRODUCTS,
   MALE,
   type Population,
-  SEXES,
   type Side,
   STALLION
 } from "./population.ts"

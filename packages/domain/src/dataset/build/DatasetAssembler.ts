@@ -6,7 +6,8 @@
  */
 import { bitsOfLists } from "../bits.ts"
 import type { Dimension, Postings, StringArena } from "../columns.ts"
-import { type Anomalies, type DatasetData, LINK_NAME_OF_ROW, type LinkColumn, NO_ROW, NO_YEAR, type Provenance, SEXES } from "../DatasetData.ts"
+import { type Anomalies, type DatasetData, LINK_NAME_OF_ROW, type LinkColumn, NO_ROW, NO_YEAR, type Provenance } from "../DatasetData.ts"
+import { SEXES } from "../../vocabulary.ts"
 import { encodeId, ID_BYTES } from "../ids.ts"
 import { tableOfDistinct } from "../idTable.ts"
 import { LINK_KEYS } from "../SourceRecord.ts"

@@ -11,17 +11,17 @@ import { equide, linkReference, performancesOf, slugOf, textOf } from "../../que
 import type { IndicePerformance, Performance, Reference } from "../../schemas/equide.ts"
 import {
   compareText,
-  danglingId,
   DISCIPLINES,
   INDEX_CODES,
   nameArbitrary,
-  recordId,
   recordsArbitrary
 } from "../../testing/arbitraries.ts"
+import { danglingId, idN } from "../../testing/ids.ts"
 import { foldWords, slugify } from "../../text/fold.ts"
 import { postingsOf } from "../columns.ts"
 import { buildDataset } from "../Dataset.ts"
-import { type DatasetData, LINK_NAME_OF_ROW, NO_ROW, NO_YEAR, SEXES } from "../DatasetData.ts"
+import { type DatasetData, LINK_NAME_OF_ROW, NO_ROW, NO_YEAR } from "../DatasetData.ts"
+import { SEXES } from "../../vocabulary.ts"
 import { findRow } from "../idTable.ts"
 import { encodeId, ID_BYTES, isCanonicalId } from "../ids.ts"
 import { LINK_KEYS, type SourceIndex, type SourceLink, type SourcePerformance, type SourceRecord } from "../SourceRecord.ts"
@@ -160,7 +160,7 @@ const unreadableArbitrary: fc.Arbitrary<SourceRecord> = fc.record({
   nom: nameArbitrary,
   annee_naissance: fc.constant(1900),
   robe: fc.constant("Blanc"),
-  pere: fc.constant({ id: recordId(0), nom: "X", race: "TF" })
+  pere: fc.constant({ id: idN(0), nom: "X", race: "TF" })
 }, { requiredKeys: ["nom"] })
 
 /** Readable records (see `recordsArbitrary`) edited with the defects above, unreadable lines mixed in. */
@@ -275,7 +275,7 @@ describe("DatasetBuilder", () => {
         expect(findRow(data.idTable, data.ids, record.id ?? "")).toBe(row)
       })
       for (let seed = 0; seed < 5; seed++) expect(findRow(data.idTable, data.ids, danglingId(seed))).toBe(-1)
-      const first = model.records[0]?.id ?? recordId(0)
+      const first = model.records[0]?.id ?? idN(0)
       for (const malformed of ["", "abc", "pas-un-identifiant", `${first}A`, first.slice(0, 21) + "B", first.replace(/./, "+")]) {
         expect(findRow(data.idTable, data.ids, malformed)).toBe(-1)
       }
@@ -284,11 +284,11 @@ describe("DatasetBuilder", () => {
 
   it("refuses a duplicate id, naming the line where it was first seen", () => {
     const builder = new DatasetBuilder()
-    expect(builder.add({ id: recordId(1), nom: "A" }, 1)).toBeUndefined()
+    expect(builder.add({ id: idN(1), nom: "A" }, 1)).toBeUndefined()
     expect(builder.add({ id: "illisible" }, 2)).toBeUndefined()
-    expect(builder.add({ id: recordId(2), nom: "B" }, 3)).toBeUndefined()
-    expect(builder.add({ id: recordId(1), nom: "C" }, 4)).toBe(`duplicate id ${recordId(1)} (first seen on line 1)`)
-    expect(() => buildDataset([{ id: recordId(3) }, { id: recordId(3) }])).toThrow(/record 2: duplicate id/)
+    expect(builder.add({ id: idN(2), nom: "B" }, 3)).toBeUndefined()
+    expect(builder.add({ id: idN(1), nom: "C" }, 4)).toBe(`duplicate id ${idN(1)} (first seen on line 1)`)
+    expect(() => buildDataset([{ id: idN(3) }, { id: idN(3) }])).toThrow(/record 2: duplicate id/)
   })
 
   it("groups rows per value of every categorical dimension, in file order", () => {
@@ -386,7 +386,7 @@ describe("DatasetBuilder", () => {
       maxLength: 8
     })
     property(performances, (lists) => {
-      const records = lists.map((list, i): SourceRecord => ({ id: recordId(i), ...(list === undefined ? {} : { performances: list }) }))
+      const records = lists.map((list, i): SourceRecord => ({ id: idN(i), ...(list === undefined ? {} : { performances: list }) }))
       const data = buildDataset(records)
       records.forEach((record, row) => expect(performancesOf(data, row)).toEqual(servedPerformances(record)))
     }, 400)

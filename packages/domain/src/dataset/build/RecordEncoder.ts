@@ -9,7 +9,8 @@
  * Lines file, in line for anything else. It never sees another thread's state, so it owns every
  * dictionary and hands them over at the end, in `summary`.
  */
-import { NO_YEAR, SEXES } from "../DatasetData.ts"
+import { NO_YEAR } from "../DatasetData.ts"
+import { SEXES } from "../../vocabulary.ts"
 import { isSpelledFiliation, isSpelledFiliationSpans } from "../filiation.ts"
 import { decodeId, decodeIdBytes, ID_BYTES } from "../ids.ts"
 import { PerformanceEncoder } from "../performances.ts"
