@@ -20,6 +20,7 @@ import { Admission } from "./admission.ts"
 import { makeApp, ROUTER_CONFIG } from "./App.ts"
 import { DEFAULT_SETTINGS, logLevelConfig, serverConfig, Settings } from "./config.ts"
 import { Executor, QueryThreads } from "./execution/Executor.ts"
+import { loadLogging, logPhase } from "./loadLog.ts"
 import { type FrontDoor, makeFrontDoor } from "./frontDoor.ts"
 import { MetricsListenerLive } from "./metrics.ts"
 import { StatsHandlers } from "./handlers/stats.ts"
@@ -146,7 +147,10 @@ export const makeServerLive = (stats: typeof StatsHandlers = StatsHandlers) =>
     // Dataset alive (a layer of its own would hold them for the server's lifetime).
     const served = Layer.effect(
       Dataset,
-      Effect.map(loadDataset(settings.dataFile), (data) => (settings.workers === 0 ? data : shareDataset(data).data))
+      Effect.gen(function*() {
+        const data = yield* loadDataset(settings.dataFile, yield* loadLogging)
+        return settings.workers === 0 ? data : shareDataset(data).data
+      })
     )
     const dataset = served.pipe(
       Layer.tap((context) =>
@@ -160,6 +164,7 @@ export const makeServerLive = (stats: typeof StatsHandlers = StatsHandlers) =>
           // now, when the process allows it (`npm start` passes --expose-gc).
           const gc = globalThis.gc
           if (gc !== undefined) {
+            yield* logPhase("collecting")
             yield* Effect.sleep(Duration.millis(20))
             gc()
           }
