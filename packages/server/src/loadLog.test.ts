@@ -62,6 +62,26 @@ describe("load log", () => {
       assert.strictEqual(lines[3], "reading | Chargement : lecture 40 % (40000 lignes, 40 Mo en 1.0 s)")
     }))
 
+  it.effect("counts the tenths again when a reading starts over (a snapshot refused, then the source)", () =>
+    Effect.gen(function*() {
+      const lines = yield* logged(Effect.gen(function*() {
+        const { onPhase, onProgress } = yield* loadLogging
+        for (const _ of [1, 2]) {
+          onPhase?.("reading")
+          onProgress?.({ fraction: 0.5, bytes: 5e6, elapsedMs: 500 })
+          onProgress?.({ fraction: 1, bytes: 1e7, elapsedMs: 1000 })
+        }
+      }))
+      assert.deepStrictEqual(lines.map((line) => line.replace(/ \(.*\)/, "")), [
+        "reading | Chargement : lecture",
+        "reading | Chargement : lecture 50 %",
+        "reading | Chargement : lecture 100 %",
+        "reading | Chargement : lecture",
+        "reading | Chargement : lecture 50 %",
+        "reading | Chargement : lecture 100 %"
+      ])
+    }))
+
   it.effect("says the collection phase, and nothing below the configured level", () =>
     Effect.gen(function*() {
       assert.deepStrictEqual(yield* logged(logPhase("collecting")), ["collecting | Chargement : collecte de la mémoire"])

@@ -37,9 +37,13 @@ export const readingLine = (tenth: number, progress: WorkProgress): string => {
  */
 export const loadLogging: Effect.Effect<LoadOptions> = Effect.map(Effect.context<never>(), (context) => {
   const log = (effect: Effect.Effect<void>) => Effect.runSyncWith(context)(effect)
-  const tenths = new Tenths()
+  let tenths = new Tenths()
   return {
-    onPhase: (phase) => log(logPhase(phase)),
+    onPhase: (phase) => {
+      // A refused snapshot is followed by a reading of the source, counted from 0 again.
+      if (phase === "reading") tenths = new Tenths()
+      log(logPhase(phase))
+    },
     onProgress: (progress) => {
       const tenth = tenths.cross(progress.fraction)
       if (tenth !== undefined) log(logPhaseLine("reading", readingLine(tenth, progress)))
