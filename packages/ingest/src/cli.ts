@@ -1,130 +1,160 @@
 /**
- * `npm run ingest -- <command> …`: the data tools of the project.
+ * `npm run ingest -- <command> …`: the data tools of the project, on `effect/cli` (`--help` on the
+ * tool and on each command).
  *
- * Exit codes: 0 done, 1 the command failed, 2 the command line is wrong (usage printed).
+ * Long work shows its progress on standard error: a bar on a terminal, a line every 10 % otherwise.
+ * Exit codes: 0 done, 1 the command failed, 2 the command line is wrong (the help is printed,
+ * then what is wrong).
  */
-import { Effect } from "effect"
-import { parseArgs } from "node:util"
+import { NodeServices } from "@effect/platform-node"
+import { Cause, Data, Effect, Exit, Option } from "effect"
+import { Argument, CliError, Command, Flag } from "effect/cli"
 import { generateExtract, MAX_SEED } from "./generate/generateExtract.ts"
 import { extractTargetOf, writeExtract } from "./generate/writeExtract.ts"
-import { ingestSource, snapshotPathOf, snapshotSource } from "./load/loadDataset.ts"
-import { loadReport, progressLine } from "./load/loadReport.ts"
+import { ingestSource, type LoadOptions, snapshotPathOf, snapshotSource } from "./load/loadDataset.ts"
+import { loadReport } from "./load/loadReport.ts"
+import { progressDisplay } from "./progress/workProgress.ts"
+import manifest from "../package.json" with { type: "json" }
 
-const USAGE = `usage: npm run ingest -- <command> [options]
+/** A command that failed once started (not a wrong command line). */
+class CommandFailed extends Data.TaggedError("CommandFailed")<{ readonly message: string }> {}
 
-commands:
-  generate --seed N --count N --out FILE
-      Writes a deterministic, realistic extract of N lines (same seed and count, same bytes).
-      FILE ends in .jsonl, .ndjson or .csv, optionally followed by .gz.
-      Example: npm run ingest -- generate --seed 1 --count 30000 --out packages/ingest/sample/equides-sample.jsonl.gz
-  check FILE
-      Loads FILE as the server would and prints its anomaly report and the load figures
-      (time, lines/s, rows, memory). Fails, naming the file, the line and the reason, on a bad file.
-  snapshot FILE [--out SNAPSHOT]
-      Ingests FILE and writes the binary snapshot of its Dataset (default FILE.snapshot). The
-      server loads FILE from FILE.snapshot in seconds while the snapshot matches FILE.
-`
+const failed = (cause: unknown) => new CommandFailed({ message: cause instanceof Error ? cause.message : String(cause) })
 
-class UsageError extends Error {}
-
-interface Command {
-  readonly run: (args: ReadonlyArray<string>) => Promise<void>
-}
-
-const naturalNumber = (name: string, text: string | undefined, max: number): number => {
-  if (text === undefined) throw new UsageError(`missing --${name}`)
+/** `N`, digits with optional `_` separators, at most `max`. */
+const naturalNumber = (max: number) => (text: string): number => {
   const digits = text.replaceAll("_", "")
   const value = Number(digits)
   if (!/^\d+$/.test(digits) || !Number.isSafeInteger(value) || value > max) {
-    throw new UsageError(`--${name} must be an integer between 0 and ${max}, got "${text}"`)
+    throw new Error(`an integer between 0 and ${max}`)
   }
   return value
 }
 
-const generate: Command = {
-  run: async (args) => {
-    const { values } = parseArgs({
-      args: [...args],
-      options: { seed: { type: "string" }, count: { type: "string" }, out: { type: "string" } },
-      strict: true,
-      allowPositionals: false
-    })
-    const seed = naturalNumber("seed", values.seed, MAX_SEED)
-    const count = naturalNumber("count", values.count, 100_000_000)
-    const out = values.out
-    if (out === undefined || out.length === 0) throw new UsageError("missing --out")
-    if (extractTargetOf(out) === undefined) {
-      throw new UsageError(`--out must end in .jsonl, .ndjson or .csv (optionally .gz), got "${out}"`)
-    }
-    const started = performance.now()
-    const summary = await writeExtract(generateExtract({ seed, count }), out)
-    const seconds = (performance.now() - started) / 1000
-    process.stderr.write(
-      `wrote ${summary.lines} line${summary.lines === 1 ? "" : "s"} to ${out} (${(summary.bytes / 1e6).toFixed(1)} MB) in ${seconds.toFixed(1)} s\n`
-    )
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
+const numberFlag = (name: string, max: number, description: string) =>
+  Flag.String(name).pipe(Flag.withMetavar("N"), Flag.withDescription(description), Flag.mapTryCatch(naturalNumber(max), messageOf))
+
+const stderr = process.stderr
+
+/** What `check` and `snapshot` show while they read: the reading's progress, then the indexing step. */
+const loadProgress = (): LoadOptions & { readonly end: () => void } => {
+  const display = progressDisplay("reading", stderr)
+  return {
+    onProgress: display.update,
+    onPhase: (phase) => {
+      if (phase === "indexing") {
+        display.end()
+        stderr.write("indexing\n")
+      }
+    },
+    end: display.end
   }
 }
 
-const check: Command = {
-  run: async (args) => {
-    const { positionals } = parseArgs({ args: [...args], options: {}, strict: true, allowPositionals: true })
-    const [file, ...extra] = positionals
-    if (file === undefined || extra.length > 0) throw new UsageError("check takes exactly one FILE")
-    const started = performance.now()
-    const interactive = process.stderr.isTTY === true
-    const { data } = await Effect.runPromise(
-      ingestSource(file, {
-        onProgress: (progress) => process.stderr.write(progressLine(progress) + (interactive ? "\r" : "\n"))
-      })
+const generate = Command.make(
+  "generate",
+  {
+    seed: numberFlag("seed", MAX_SEED, "Generator seed: the same seed and count give the same bytes."),
+    count: numberFlag("count", 100_000_000, "Lines to write (records)."),
+    out: Flag.String("out").pipe(
+      Flag.withMetavar("FILE"),
+      Flag.withDescription("Where to write: a name ending in .jsonl, .ndjson or .csv, optionally followed by .gz."),
+      Flag.mapTryCatch((out) => {
+        if (extractTargetOf(out) === undefined) throw new Error("a name ending in .jsonl, .ndjson or .csv, optionally followed by .gz")
+        return out
+      }, messageOf)
     )
-    if (interactive) process.stderr.write("\n")
+  },
+  Effect.fnUntraced(function*({ count, out, seed }) {
+    const display = progressDisplay("writing", stderr)
+    const started = performance.now()
+    const summary = yield* Effect.tryPromise({
+      try: () =>
+        writeExtract(generateExtract({ seed, count }), out, {
+          onProgress: (progress) => display.update({ ...progress, fraction: count === 0 ? 1 : progress.lines / count })
+        }),
+      catch: failed
+    })
+    display.end()
+    const { lines, bytes } = summary
+    const seconds = (performance.now() - started) / 1000
+    stderr.write(`wrote ${lines} line${lines === 1 ? "" : "s"} to ${out} (${(bytes / 1e6).toFixed(1)} MB) in ${seconds.toFixed(1)} s\n`)
+  })
+).pipe(
+  Command.withDescription("Writes a deterministic, realistic extract of --count lines (same seed and count, same bytes)."),
+  Command.withExamples([{
+    command: "npm run ingest -- generate --seed 1 --count 30000 --out packages/ingest/sample/equides-sample.jsonl.gz",
+    description: "The embedded sample"
+  }])
+)
+
+const file = Argument.String("file").pipe(Argument.withMetavar("FILE"))
+
+const check = Command.make(
+  "check",
+  { file: file.pipe(Argument.withDescription("The extract to check (.jsonl, .ndjson or .csv, optionally .gz).")) },
+  Effect.fnUntraced(function*({ file }) {
+    const started = performance.now()
+    const progress = loadProgress()
+    const { data } = yield* ingestSource(file, progress).pipe(Effect.mapError(failed))
+    progress.end()
     process.stdout.write(loadReport(data, performance.now() - started, process.memoryUsage()))
-  }
-}
+  })
+).pipe(
+  Command.withDescription(
+    "Loads FILE as the server would and prints its anomaly report and the load figures (time, lines/s, rows, memory). " +
+      "Fails, naming the file, the line and the reason, on a bad file."
+  )
+)
 
-const snapshot: Command = {
-  run: async (args) => {
-    const { positionals, values } = parseArgs({
-      args: [...args],
-      options: { out: { type: "string" } },
-      strict: true,
-      allowPositionals: true
-    })
-    const [file, ...extra] = positionals
-    if (file === undefined || extra.length > 0) throw new UsageError("snapshot takes exactly one FILE")
-    const out = values.out ?? snapshotPathOf(file)
+const snapshot = Command.make(
+  "snapshot",
+  {
+    file: file.pipe(Argument.withDescription("The extract whose snapshot is written.")),
+    out: Flag.String("out").pipe(
+      Flag.withMetavar("SNAPSHOT"),
+      Flag.withDescription("Where to write the snapshot (default: FILE.snapshot, where the server looks for it)."),
+      Flag.optional
+    )
+  },
+  Effect.fnUntraced(function*({ file, out }) {
+    const target = Option.getOrElse(out, () => snapshotPathOf(file))
     const started = performance.now()
-    const data = await Effect.runPromise(snapshotSource(file, out))
+    const progress = loadProgress()
+    const data = yield* snapshotSource(file, target, {
+      ...progress,
+      onPhase: (phase) => {
+        progress.onPhase?.(phase)
+        if (phase === "writing") stderr.write(`writing ${target}\n`)
+      }
+    }).pipe(Effect.mapError(failed))
     const seconds = (performance.now() - started) / 1000
-    process.stderr.write(`wrote the snapshot of ${data.size} rows to ${out} in ${seconds.toFixed(1)} s\n`)
-  }
+    stderr.write(`wrote the snapshot of ${data.size} rows to ${target} in ${seconds.toFixed(1)} s\n`)
+  })
+).pipe(
+  Command.withDescription(
+    "Ingests FILE and writes the binary snapshot of its Dataset. The server loads FILE from FILE.snapshot in seconds " +
+      "while the snapshot matches FILE."
+  )
+)
+
+const ingest = Command.make("ingest").pipe(
+  Command.withDescription("The data tools of Équidés API: npm run ingest -- <command> [options]"),
+  Command.withSubcommands([generate, check, snapshot])
+)
+
+/** 0 done, 2 a wrong command line (its help and the error are printed already), 1 a failure (said here). */
+const exitCode = (exit: Exit.Exit<unknown, unknown>): number => {
+  if (Exit.isSuccess(exit)) return 0
+  const error = Cause.squash(exit.cause)
+  if (CliError.isCliError(error)) return 2
+  stderr.write(`${messageOf(error)}\n`)
+  return 1
 }
 
-const COMMANDS: Readonly<Record<string, Command>> = { generate, check, snapshot }
-
-const main = async (argv: ReadonlyArray<string>): Promise<number> => {
-  const [name, ...rest] = argv
-  if (name === "--help" || name === "-h" || name === "help") {
-    process.stdout.write(USAGE)
-    return 0
-  }
-  const command = name === undefined ? undefined : COMMANDS[name]
-  try {
-    if (command === undefined) {
-      throw new UsageError(name === undefined ? "missing command" : `unknown command "${name}"`)
-    }
-    await command.run(rest)
-    return 0
-  } catch (error) {
-    // parseArgs reports unknown or malformed options with ERR_PARSE_ARGS_* codes.
-    const parseError = error instanceof TypeError && String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS")
-    if (error instanceof UsageError || parseError) {
-      process.stderr.write(`${(error as Error).message}\n\n${USAGE}`)
-      return 2
-    }
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
-    return 1
-  }
-}
-
-process.exitCode = await main(process.argv.slice(2))
+const exit = await Effect.runPromiseExit(
+  Command.runWith(ingest, { version: manifest.version })(process.argv.slice(2)).pipe(Effect.provide(NodeServices.layer))
+)
+process.exitCode = exitCode(exit)

@@ -6,6 +6,7 @@ export type { RecordSink } from "./source/formatReader.ts"
 export { fileKindOf, SOURCE_FORMATS, type FileKind, type SourceFormat } from "./source/sourceFormat.ts"
 export { normalizeRecord } from "./source/normalize.ts"
 export * from "./load/loadDataset.ts"
+export { progressDisplay, readWork, Tenths, type WorkProgress } from "./progress/workProgress.ts"
 export {
   datasetShape,
   readSnapshot,

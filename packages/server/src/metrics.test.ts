@@ -36,6 +36,58 @@ describe("parsePrometheus (the test's own reader)", () => {
     assert.strictEqual(sampleValue(exposition, "equides_http_request_duration_seconds_bucket", { route: "/v1/equides/:id", le: "0.002" }), 1)
     assert.strictEqual(sampleValue(exposition, "equides_http_request_duration_seconds_bucket", { route: "/v1/equides/:id", le: "0.001" }), 0)
   })
+
+  it("keeps the names, help texts, buckets and starting values of the hand-written registry it replaced", () => {
+    const registry = new Registry()
+    registry.record("/v1/stats", 304, 0.0005)
+    registry.record("/v1/stats", 429, 0.25)
+    registry.recordUnavailable("queue_full")
+    registry.datasetRows = 42
+    const text = registry.render()
+    registry.stop()
+    for (
+      const line of [
+        "# HELP equides_http_requests_total Requests answered on the public port, by route template and status.",
+        "# TYPE equides_http_requests_total counter",
+        "# HELP equides_http_request_duration_seconds Time from the request entering the pipeline to its response, by route template.",
+        "# HELP equides_http_not_modified_total 304 answers (If-None-Match matched; nothing executed).",
+        "# HELP equides_http_rate_limited_total 429 answers (quota exhausted).",
+        "# HELP equides_http_unavailable_total 503 answers, by reason.",
+        "# HELP equides_dataset_rows Records loaded in memory.",
+        "# HELP equides_dataset_load_duration_seconds Time taken to load the extract at start.",
+        "# HELP nodejs_eventloop_lag_p99_seconds Event-loop delay since the previous scrape (perf_hooks monitorEventLoopDelay).",
+        "# HELP process_resident_memory_bytes Resident set size.",
+        // A value on a bound falls in that bucket (`le`: less than or equal).
+        "equides_http_request_duration_seconds_bucket{route=\"/v1/stats\",le=\"0.0005\"} 1",
+        "equides_http_request_duration_seconds_bucket{route=\"/v1/stats\",le=\"0.1\"} 1",
+        "equides_http_request_duration_seconds_bucket{route=\"/v1/stats\",le=\"0.25\"} 2",
+        "equides_http_request_duration_seconds_bucket{route=\"/v1/stats\",le=\"10\"} 2",
+        "equides_http_request_duration_seconds_bucket{route=\"/v1/stats\",le=\"+Inf\"} 2",
+        "equides_http_request_duration_seconds_sum{route=\"/v1/stats\"} 0.2505",
+        "equides_http_requests_total{route=\"/v1/stats\",status=\"304\"} 1",
+        "equides_http_not_modified_total 1",
+        "equides_http_rate_limited_total 1",
+        "equides_http_unavailable_total{reason=\"queue_full\"} 1",
+        "equides_http_unavailable_total{reason=\"no_data\"} 0",
+        "equides_dataset_rows 42",
+        // Not loaded yet.
+        "equides_dataset_load_duration_seconds NaN"
+      ]
+    ) assert.include(text.split("\n"), line)
+    assert.strictEqual(text.split("\n").filter((line) => line.startsWith("equides_http_request_duration_seconds_bucket")).length, 15)
+  })
+
+  it("replaces a reading registered again under the same name (one family, the last reading)", () => {
+    const registry = new Registry()
+    registry.gauge("equides_requests_queued", "Requests waiting for a concurrency slot.", () => 1)
+    registry.gauge("equides_requests_queued", "Requests waiting for a concurrency slot.", () => 2)
+    registry.counter("equides_response_cache_hits_total", "Requests answered from the response cache.", () => 7)
+    const exposition = parsePrometheus(registry.render())
+    registry.stop()
+    assert.strictEqual(sampleValue(exposition, "equides_requests_queued"), 2)
+    assert.strictEqual(exposition.types.get("equides_response_cache_hits_total"), "counter")
+    assert.strictEqual(sampleValue(exposition, "equides_response_cache_hits_total"), 7)
+  })
 })
 
 const settings = { rateLimitRate: 50, rateLimitBurst: 6 }

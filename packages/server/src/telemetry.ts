@@ -1,12 +1,17 @@
 /**
  * Telemetry (design 3): what the private listener publishes at `/metrics` as Prometheus text
- * (exposition format 0.0.4). Recording is meant for the hot path: plain counters in a Map keyed by
- * route template and status, one fixed-bucket latency histogram per route, no allocation per
- * request once a (route, status) pair has been seen. Gauges are read when the text is rendered.
+ * (exposition format 0.0.4). The figures are Effect `Metric`s held in this process's own metric
+ * registry and written out by `PrometheusMetrics` of `effect/observability`.
+ *
+ * Recording is meant for the hot path (the front door records outside any fiber): the series of a
+ * (route, status) pair is made once, then each request is two synchronous `updateUnsafe` calls on
+ * that series, with no allocation. Gauges and counts kept elsewhere are read when the text is
+ * rendered.
  *
  * Nothing here is served on the public port.
  */
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Metric } from "effect"
+import { PrometheusMetrics } from "effect/observability"
 import { monitorEventLoopDelay } from "node:perf_hooks"
 
 /** Latency buckets, in seconds (upper bounds, `+Inf` implied). */
@@ -29,75 +34,128 @@ export const LATENCY_BUCKETS: ReadonlyArray<number> = [
 
 /** Why a 503 was answered. */
 export type UnavailableReason = "queue_full" | "queue_timeout" | "run_timeout" | "no_data"
+const UNAVAILABLE_REASONS: ReadonlyArray<UnavailableReason> = ["queue_full", "queue_timeout", "run_timeout", "no_data"]
 
-class Histogram {
-  readonly counts = new Float64Array(LATENCY_BUCKETS.length + 1)
-  sum = 0
-  count = 0
-  observe(seconds: number): void {
-    let i = 0
-    while (i < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[i]) i++
-    this.counts[i]++
-    this.sum += seconds
-    this.count++
-  }
+const REQUESTS = "equides_http_requests_total"
+const REQUESTS_HELP = "Requests answered on the public port, by route template and status."
+const DURATION = "equides_http_request_duration_seconds"
+const DURATION_HELP = "Time from the request entering the pipeline to its response, by route template."
+
+interface RouteSeries {
+  readonly latency: Metric.Histogram<number>
+  readonly statuses: Map<number, Metric.Counter<number>>
 }
 
-interface Reading {
-  readonly name: string
-  readonly type: "counter" | "gauge"
-  readonly help: string
-  readonly read: () => number
+/** What is read from the process once per scrape, so that every gauge of one scrape agrees. */
+interface ProcessSample {
+  readonly loop: { readonly mean: number; readonly p50: number; readonly p99: number; readonly max: number }
+  readonly memory: NodeJS.MemoryUsage
 }
 
-/** Label values are escaped as the exposition format wants: backslash, double quote, newline. */
-const escapeLabel = (value: string): string => value.replace(/\\/g, "\\\\").replace(/"/g, "\\\"").replace(/\n/g, "\\n")
+/** A read-only series: its value comes from `get` alone. */
+const ignore = (): void => undefined
 
-/** A number as Prometheus writes it. */
-const formatNumber = (value: number): string =>
-  Number.isNaN(value) ? "NaN" : value === Infinity ? "+Inf" : value === -Infinity ? "-Inf" : String(value)
+const LOOP_HELP = "Event-loop delay since the previous scrape (perf_hooks monitorEventLoopDelay)."
 
 export class Registry {
-  /** Per route template: its latency histogram and its count per status. */
-  private readonly routes = new Map<string, { readonly latency: Histogram; readonly statuses: Map<number, number> }>()
-  private readonly unavailable = new Map<UnavailableReason, number>()
-  private readonly readings: Array<Reading> = []
-  notModified = 0
-  rateLimited = 0
-  datasetRows = 0
-  loadSeconds = Number.NaN
+  /** Where the series live: this registry's own, so that two servers in one process (tests) never share counts. */
+  readonly metrics: Metric.MetricRegistry = new Map()
+  // The attribute reference is set, not left to its default, so that each update finds it in one lookup.
+  private readonly context: Context.Context<never> = Context.make(Metric.MetricRegistry, this.metrics).pipe(
+    Context.add(Metric.CurrentMetricAttributes, {})
+  )
+  private readonly routes = new Map<string, RouteSeries>()
+  private readonly notModified = Metric.counter("equides_http_not_modified_total", {
+    description: "304 answers (If-None-Match matched; nothing executed)."
+  })
+  private readonly rateLimited = Metric.counter("equides_http_rate_limited_total", { description: "429 answers (quota exhausted)." })
+  private readonly unavailable = new Map(
+    UNAVAILABLE_REASONS.map((reason) => [
+      reason,
+      Metric.counter("equides_http_unavailable_total", { description: "503 answers, by reason.", attributes: { reason } })
+    ])
+  )
+  private readonly rows = Metric.gauge("equides_dataset_rows", { description: "Records loaded in memory." })
+  private readonly loadDuration = Metric.gauge("equides_dataset_load_duration_seconds", {
+    description: "Time taken to load the extract at start."
+  })
   private readonly loop = monitorEventLoopDelay({ resolution: 10 })
+  private sample: ProcessSample | undefined
 
   constructor() {
     this.loop.enable()
+    // Present from the first scrape, at zero (or NaN: not loaded yet).
+    this.notModified.updateUnsafe(0, this.context)
+    this.rateLimited.updateUnsafe(0, this.context)
+    for (const counter of this.unavailable.values()) counter.updateUnsafe(0, this.context)
+    this.rows.updateUnsafe(0, this.context)
+    this.loadDuration.updateUnsafe(Number.NaN, this.context)
+    const seconds = (nanos: number) => (Number.isFinite(nanos) ? nanos / 1e9 : 0)
+    const lag = (name: string, read: (loop: ProcessSample["loop"]) => number) =>
+      this.gauge(name, LOOP_HELP, () => seconds(read(this.current().loop)))
+    lag("nodejs_eventloop_lag_mean_seconds", (loop) => loop.mean)
+    lag("nodejs_eventloop_lag_p50_seconds", (loop) => loop.p50)
+    lag("nodejs_eventloop_lag_p99_seconds", (loop) => loop.p99)
+    lag("nodejs_eventloop_lag_max_seconds", (loop) => loop.max)
+    const memory = (name: string, help: string, read: (memory: NodeJS.MemoryUsage) => number) =>
+      this.gauge(name, help, () => read(this.current().memory))
+    memory("process_resident_memory_bytes", "Resident set size.", (m) => m.rss)
+    memory("nodejs_heap_size_total_bytes", "V8 heap allocated.", (m) => m.heapTotal)
+    memory("nodejs_heap_size_used_bytes", "V8 heap in use.", (m) => m.heapUsed)
+    memory("nodejs_external_memory_bytes", "Memory of C++ objects bound to JavaScript objects (buffers).", (m) => m.external)
+    memory("nodejs_array_buffers_bytes", "Memory of ArrayBuffers and SharedArrayBuffers.", (m) => m.arrayBuffers)
   }
 
   /** One answered request: its route template (or `unmatched`), status and duration. */
   record(route: string, status: number, seconds: number): void {
-    let entry = this.routes.get(route)
-    if (entry === undefined) {
-      entry = { latency: new Histogram(), statuses: new Map() }
-      this.routes.set(route, entry)
+    let series = this.routes.get(route)
+    if (series === undefined) {
+      series = {
+        latency: Metric.histogram(DURATION, { description: DURATION_HELP, boundaries: LATENCY_BUCKETS, attributes: { route } }),
+        statuses: new Map()
+      }
+      this.routes.set(route, series)
     }
-    entry.statuses.set(status, (entry.statuses.get(status) ?? 0) + 1)
-    entry.latency.observe(seconds)
-    if (status === 304) this.notModified++
-    else if (status === 429) this.rateLimited++
+    let requests = series.statuses.get(status)
+    if (requests === undefined) {
+      requests = Metric.counter(REQUESTS, { description: REQUESTS_HELP, attributes: { route, status: String(status) } })
+      series.statuses.set(status, requests)
+    }
+    requests.updateUnsafe(1, this.context)
+    series.latency.updateUnsafe(seconds, this.context)
+    if (status === 304) this.notModified.updateUnsafe(1, this.context)
+    else if (status === 429) this.rateLimited.updateUnsafe(1, this.context)
   }
 
   /** A 503, by reason (recorded where it is decided). */
   recordUnavailable(reason: UnavailableReason): void {
-    this.unavailable.set(reason, (this.unavailable.get(reason) ?? 0) + 1)
+    this.unavailable.get(reason)!.updateUnsafe(1, this.context)
   }
 
-  /** A value read at each scrape (queue length, cache size…). */
+  set datasetRows(rows: number) {
+    this.rows.updateUnsafe(rows, this.context)
+  }
+
+  set loadSeconds(seconds: number) {
+    this.loadDuration.updateUnsafe(seconds, this.context)
+  }
+
+  /** A value read at each scrape (queue length, cache size…); registering a name again replaces the reading. */
   gauge(name: string, help: string, read: () => number): void {
-    this.readings.push({ name, type: "gauge", help, read })
+    Metric.registerUnsafe(Metric.gauge(name, { description: help }), this.context, {
+      get: () => ({ value: read() }),
+      update: ignore,
+      modify: ignore
+    })
   }
 
   /** A count kept elsewhere, read at each scrape (`name` ends in `_total`). */
   counter(name: string, help: string, read: () => number): void {
-    this.readings.push({ name, type: "counter", help, read })
+    Metric.registerUnsafe(Metric.counter(name, { description: help }), this.context, {
+      get: () => ({ count: read(), incremental: true }),
+      update: ignore,
+      modify: ignore
+    })
   }
 
   stop(): void {
@@ -106,77 +164,21 @@ export class Registry {
 
   /** The Prometheus text exposition of everything. The event-loop figures cover the time since the last scrape. */
   render(): string {
-    const lines: Array<string> = []
-    const family = (name: string, type: "counter" | "gauge" | "histogram", help: string) => {
-      lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`)
-    }
-
-    family("equides_http_requests_total", "counter", "Requests answered on the public port, by route template and status.")
-    for (const [route, { statuses }] of this.routes) {
-      for (const [status, count] of statuses) {
-        lines.push(`equides_http_requests_total{route="${escapeLabel(route)}",status="${status}"} ${count}`)
-      }
-    }
-
-    family("equides_http_request_duration_seconds", "histogram", "Time from the request entering the pipeline to its response, by route template.")
-    for (const [route, { latency: histogram }] of this.routes) {
-      const label = escapeLabel(route)
-      let cumulative = 0
-      for (let i = 0; i < LATENCY_BUCKETS.length; i++) {
-        cumulative += histogram.counts[i]
-        lines.push(`equides_http_request_duration_seconds_bucket{route="${label}",le="${LATENCY_BUCKETS[i]}"} ${cumulative}`)
-      }
-      lines.push(`equides_http_request_duration_seconds_bucket{route="${label}",le="+Inf"} ${histogram.count}`)
-      lines.push(`equides_http_request_duration_seconds_sum{route="${label}"} ${formatNumber(histogram.sum)}`)
-      lines.push(`equides_http_request_duration_seconds_count{route="${label}"} ${histogram.count}`)
-    }
-
-    family("equides_http_not_modified_total", "counter", "304 answers (If-None-Match matched; nothing executed).")
-    lines.push(`equides_http_not_modified_total ${this.notModified}`)
-    family("equides_http_rate_limited_total", "counter", "429 answers (quota exhausted).")
-    lines.push(`equides_http_rate_limited_total ${this.rateLimited}`)
-    family("equides_http_unavailable_total", "counter", "503 answers, by reason.")
-    for (const reason of ["queue_full", "queue_timeout", "run_timeout", "no_data"] as const) {
-      lines.push(`equides_http_unavailable_total{reason="${reason}"} ${this.unavailable.get(reason) ?? 0}`)
-    }
-
-    family("equides_dataset_rows", "gauge", "Records loaded in memory.")
-    lines.push(`equides_dataset_rows ${this.datasetRows}`)
-    family("equides_dataset_load_duration_seconds", "gauge", "Time taken to load the extract at start.")
-    lines.push(`equides_dataset_load_duration_seconds ${formatNumber(this.loadSeconds)}`)
-
-    for (const reading of this.readings) {
-      family(reading.name, reading.type, reading.help)
-      lines.push(`${reading.name} ${formatNumber(reading.read())}`)
-    }
-
     const loop = this.loop
-    const seconds = (nanos: number) => formatNumber(Number.isFinite(nanos) ? nanos / 1e9 : 0)
-    const lag: ReadonlyArray<readonly [string, number]> = [
-      ["nodejs_eventloop_lag_mean_seconds", loop.mean],
-      ["nodejs_eventloop_lag_p50_seconds", loop.percentile(50)],
-      ["nodejs_eventloop_lag_p99_seconds", loop.percentile(99)],
-      ["nodejs_eventloop_lag_max_seconds", loop.max]
-    ]
-    for (const [name, nanos] of lag) {
-      family(name, "gauge", "Event-loop delay since the previous scrape (perf_hooks monitorEventLoopDelay).")
-      lines.push(`${name} ${seconds(nanos)}`)
+    this.sample = {
+      loop: { mean: loop.mean, p50: loop.percentile(50), p99: loop.percentile(99), max: loop.max },
+      memory: process.memoryUsage()
     }
     loop.reset()
-
-    const memory = process.memoryUsage()
-    const memoryGauges: ReadonlyArray<readonly [string, string, number]> = [
-      ["process_resident_memory_bytes", "Resident set size.", memory.rss],
-      ["nodejs_heap_size_total_bytes", "V8 heap allocated.", memory.heapTotal],
-      ["nodejs_heap_size_used_bytes", "V8 heap in use.", memory.heapUsed],
-      ["nodejs_external_memory_bytes", "Memory of C++ objects bound to JavaScript objects (buffers).", memory.external],
-      ["nodejs_array_buffers_bytes", "Memory of ArrayBuffers and SharedArrayBuffers.", memory.arrayBuffers]
-    ]
-    for (const [name, help, value] of memoryGauges) {
-      family(name, "gauge", help)
-      lines.push(`${name} ${value}`)
+    try {
+      return PrometheusMetrics.formatUnsafe(this.context)
+    } finally {
+      this.sample = undefined
     }
-    return lines.join("\n") + "\n"
+  }
+
+  private current(): ProcessSample {
+    return this.sample ?? { loop: { mean: 0, p50: 0, p99: 0, max: 0 }, memory: process.memoryUsage() }
   }
 }
 

@@ -52,18 +52,42 @@ export interface WriteSummary {
   readonly bytes: number
 }
 
+export interface WriteProgress extends WriteSummary {
+  readonly elapsedMs: number
+}
+
+export interface WriteExtractOptions {
+  /** Called at most every `progressIntervalMs` (default 250) while lines are written, and once at the end. */
+  readonly onProgress?: (progress: WriteProgress) => void
+  readonly progressIntervalMs?: number
+}
+
+/** Lines between two looks at the clock: reading it for every line would cost more than the line. */
+const LINES_PER_CLOCK_READ = 4096
+
 /**
  * Streams `lines` to `path`, in the format its extension names. The file appears only once
  * complete (written beside it, then renamed), so a failed run never leaves a truncated extract.
  */
-export const writeExtract = async (lines: Iterable<RawLine>, path: string): Promise<WriteSummary> => {
+export const writeExtract = async (lines: Iterable<RawLine>, path: string, options: WriteExtractOptions = {}): Promise<WriteSummary> => {
   const target = extractTargetOf(path)
   if (target === undefined) throw new Error(`cannot tell the format of ${path}: use .jsonl, .ndjson or .csv, optionally .gz`)
   await mkdir(dirname(path), { recursive: true })
+  const { onProgress } = options
+  const interval = options.progressIntervalMs ?? 250
+  const started = performance.now()
+  let reportedAt = started
   let count = 0
   const counted = function*() {
     for (const line of lines) {
       count++
+      if (onProgress !== undefined && count % LINES_PER_CLOCK_READ === 0) {
+        const now = performance.now()
+        if (now - reportedAt >= interval) {
+          reportedAt = now
+          onProgress({ lines: count, bytes: file.bytesWritten, elapsedMs: now - started })
+        }
+      }
       yield line
     }
   }
@@ -78,5 +102,6 @@ export const writeExtract = async (lines: Iterable<RawLine>, path: string): Prom
     await rm(partial, { force: true })
     throw error
   }
+  onProgress?.({ lines: count, bytes: file.bytesWritten, elapsedMs: performance.now() - started })
   return { lines: count, bytes: file.bytesWritten }
 }

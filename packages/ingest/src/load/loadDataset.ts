@@ -6,7 +6,8 @@ import { basename } from "node:path"
 import { fileURLToPath } from "node:url"
 import { readSnapshot, writeSnapshot } from "../snapshot/Snapshot.ts"
 import type { SnapshotError } from "../snapshot/SnapshotError.ts"
-import { type ReadIntoOptions, readSourceInto } from "../source/readSource.ts"
+import { readWork, type WorkProgress } from "../progress/workProgress.ts"
+import { readSourceInto } from "../source/readSource.ts"
 import { SourceError } from "../source/SourceError.ts"
 
 /** The embedded sample extract that `npm start` serves when no file is given. */
@@ -16,7 +17,20 @@ export const SAMPLE_FILE = fileURLToPath(new URL("../../sample/equides-sample.js
 export const SNAPSHOT_SUFFIX = ".snapshot"
 export const snapshotPathOf = (source: string): string => source + SNAPSHOT_SUFFIX
 
-export type LoadOptions = Pick<ReadIntoOptions, "onProgress" | "worker">
+/**
+ * The steps of a load: reading the file (or its snapshot), then, for a file, building the
+ * Dataset's indexes; `snapshotSource` then writes the snapshot.
+ */
+export type LoadPhase = "reading" | "indexing" | "writing"
+
+export interface LoadOptions {
+  /** Parse on a worker thread (JSON Lines only); by default for large files (see `readSourceInto`). */
+  readonly worker?: boolean
+  /** Told each step as it starts. */
+  readonly onPhase?: (phase: LoadPhase) => void
+  /** Told how far the reading is, about four times a second and once at its end. */
+  readonly onProgress?: (progress: WorkProgress) => void
+}
 
 const statOf = (path: string): Effect.Effect<Stats, SourceError> =>
   Effect.tryPromise({
@@ -31,7 +45,13 @@ const statOf = (path: string): Effect.Effect<Stats, SourceError> =>
 export const ingestSource = Effect.fn("ingestSource")(function*(path: string, options: LoadOptions = {}) {
   const before = yield* statOf(path)
   const assembler = new DatasetAssembler()
-  const info = yield* readSourceInto(path, assembler, options)
+  const { onProgress } = options
+  options.onPhase?.("reading")
+  const info = yield* readSourceInto(path, assembler, {
+    ...(options.worker === undefined ? {} : { worker: options.worker }),
+    ...(onProgress === undefined ? {} : { onProgress: (progress) => onProgress(readWork(progress)) })
+  })
+  options.onPhase?.("indexing")
   const data: DatasetData = assembler.finish(info.encoded, {
     file: basename(path),
     fingerprint: info.fingerprint,
@@ -52,7 +72,12 @@ export const loadDataset = Effect.fn("loadDataset")(function*(path: string, opti
   const snapshot = snapshotPathOf(path)
   const hasSnapshot = yield* Effect.promise(() => stat(snapshot).then(() => true, () => false))
   if (hasSnapshot) {
-    const fromSnapshot = yield* readSnapshot(snapshot, { size: source.size, mtimeMs: source.mtimeMs }).pipe(
+    const { onProgress } = options
+    options.onPhase?.("reading")
+    const started = performance.now()
+    const onRead = onProgress === undefined ? undefined : (bytes: number, total: number) =>
+      onProgress({ fraction: total > 0 ? bytes / total : 1, bytes, elapsedMs: performance.now() - started })
+    const fromSnapshot = yield* readSnapshot(snapshot, { size: source.size, mtimeMs: source.mtimeMs }, onRead).pipe(
       Effect.map((data): DatasetData | undefined => data),
       Effect.catch((error: SnapshotError) => Effect.as(Effect.logWarning(`snapshot refused, loading the source: ${error.message}`), undefined))
     )
@@ -65,6 +90,7 @@ export const loadDataset = Effect.fn("loadDataset")(function*(path: string, opti
 /** Ingests a source file and writes its snapshot; answers the Dataset. */
 export const snapshotSource = Effect.fn("snapshotSource")(function*(path: string, out: string, options: LoadOptions = {}) {
   const { data, source } = yield* ingestSource(path, options)
+  options.onPhase?.("writing")
   yield* writeSnapshot(data, out, { size: source.size, mtimeMs: source.mtimeMs })
   return data
 })

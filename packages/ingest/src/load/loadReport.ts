@@ -1,15 +1,6 @@
 import type { DatasetData } from "@equides/domain"
-import type { ReadProgress } from "../source/readSource.ts"
 
 const MiB = 1024 * 1024
-
-/** One line of load progress: lines read, lines per second, share of the file's bytes. */
-export const progressLine = (progress: ReadProgress): string => {
-  const seconds = progress.elapsedMs / 1000
-  const rate = seconds > 0 ? Math.round(progress.lines / seconds) : 0
-  const percent = progress.totalBytes > 0 ? (100 * progress.bytesRead) / progress.totalBytes : 100
-  return `${progress.lines.toLocaleString("en")} lines  ${rate.toLocaleString("en")} lines/s  ${percent.toFixed(1)} %`
-}
 
 /** The anomaly report and load figures of `check`, as text for people. */
 export const loadReport = (

@@ -334,8 +334,11 @@ const readAll = async (handle: FileHandle, into: Uint8Array, position: number, l
 
 const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.byteLength === b.byteLength && a.every((x, i) => x === b[i])
 
+/** Told, as a snapshot is read, the bytes of the file read so far and its size. */
+export type ReadBytes = (bytesRead: number, totalBytes: number) => void
+
 /** Reads, checks and assembles a snapshot; throws a Refusal (or an I/O error) on any problem. */
-const readChecked = async (path: string, expected: SnapshotExpectation, shape: Shape): Promise<unknown> => {
+const readChecked = async (path: string, expected: SnapshotExpectation, shape: Shape, onProgress?: ReadBytes): Promise<unknown> => {
   const handle = await open(path, "r")
   try {
     const { size } = await handle.stat()
@@ -375,7 +378,7 @@ const readChecked = async (path: string, expected: SnapshotExpectation, shape: S
     checkSource(header.source, expected)
 
     const bodyHasher = (await createXXHash64()).init()
-    await readHashed(handle, file, bodyStart, bodyLength, bodyHasher)
+    await readHashed(handle, file, bodyStart, bodyLength, bodyHasher, (bodyRead) => onProgress?.(bodyStart + bodyRead, size))
     if (!sameBytes(bodyHasher.digest("binary"), file.subarray(24, 32))) refuse("corrupt: body checksum mismatch")
 
     return assemble(header, buffer, bodyStart, bodyLength)
@@ -407,8 +410,15 @@ const checkSource = (source: Header["source"], expected: SnapshotExpectation): v
 
 const instant = (ms: number): string => (Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : `${ms} ms`)
 
-/** Reads the body slice by slice, hashing each slice while the next one is being read. */
-const readHashed = async (handle: FileHandle, file: Uint8Array, start: number, length: number, hasher: IHasher): Promise<void> => {
+/** Reads the body slice by slice, hashing each slice while the next one is being read; tells the bytes of the body read after each. */
+const readHashed = async (
+  handle: FileHandle,
+  file: Uint8Array,
+  start: number,
+  length: number,
+  hasher: IHasher,
+  onSlice: (bodyRead: number) => void
+): Promise<void> => {
   const slice = (at: number) => readAll(handle, file, start + at, Math.min(IO_CHUNK, length - at))
   let next: Promise<void> | undefined = length > 0 ? slice(0) : undefined
   try {
@@ -416,6 +426,7 @@ const readHashed = async (handle: FileHandle, file: Uint8Array, start: number, l
       await next
       next = at + IO_CHUNK < length ? slice(at + IO_CHUNK) : undefined
       hasher.update(file.subarray(start + at, start + Math.min(at + IO_CHUNK, length)))
+      onSlice(Math.min(at + IO_CHUNK, length))
     }
   } finally {
     // Never leave a read running on a handle about to be closed.
@@ -493,10 +504,14 @@ const decodeStrings = (
  */
 export const readSnapshot = Effect.fn("readSnapshot")(function*(
   path: string,
-  expected: SnapshotExpectation = {}
+  expected: SnapshotExpectation = {},
+  onProgress?: ReadBytes
 ): Effect.fn.Return<DatasetData, SnapshotError> {
   const shape = yield* Effect.try({ try: datasetShape, catch: toSnapshotError(path, "cannot read") })
-  const tree = yield* Effect.tryPromise({ try: () => readChecked(path, expected, shape), catch: toSnapshotError(path, "cannot read") })
+  const tree = yield* Effect.tryPromise({
+    try: () => readChecked(path, expected, shape, onProgress),
+    catch: toSnapshotError(path, "cannot read")
+  })
   // The shape signature matched this build's DatasetBuilder output: the tree has DatasetData's fields and kinds.
   return tree as DatasetData
 })

@@ -25,6 +25,7 @@ import { type FrontDoor, makeFrontDoor } from "./frontDoor.ts"
 import { MetricsListenerLive } from "../metrics.ts"
 import { StatsHandlers } from "../handlers/stats.ts"
 import { checkListenable, reportStartFailure } from "./startup.ts"
+import { loadLogging, logPhase } from "./loadLog.ts"
 import { answerBadHost, answerClientError, answerConnect, answerExpectation, refusesHost } from "./rawAnswers.ts"
 import { Telemetry } from "../telemetry.ts"
 
@@ -150,7 +151,10 @@ export const makeServerLive = (stats: typeof StatsHandlers = StatsHandlers) =>
     // Dataset alive (a layer of its own would hold them for the server's lifetime).
     const served = Layer.effect(
       Dataset,
-      Effect.map(loadDataset(settings.dataFile), (data) => (settings.workers === 0 ? data : shareDataset(data).data))
+      Effect.gen(function*() {
+        const data = yield* loadDataset(settings.dataFile, yield* loadLogging)
+        return settings.workers === 0 ? data : shareDataset(data).data
+      })
     )
     const dataset = served.pipe(
       Layer.tap((context) =>
@@ -164,6 +168,7 @@ export const makeServerLive = (stats: typeof StatsHandlers = StatsHandlers) =>
           // now, when the process allows it (`npm start` passes --expose-gc).
           const gc = globalThis.gc
           if (gc !== undefined) {
+            yield* logPhase("collecting")
             yield* Effect.sleep(Duration.millis(20))
             gc()
           }
