@@ -17,6 +17,7 @@ import { HttpRouter } from "effect/http"
 import { type IncomingMessage, Server, type ServerResponse } from "node:http"
 import type { Socket } from "node:net"
 import { Admission } from "./admission.ts"
+import { quotaLayer } from "./admission/redisQuota.ts"
 import { makeApp, ROUTER_CONFIG } from "./App.ts"
 import { DEFAULT_SETTINGS, logLevelConfig, serverConfig, Settings } from "./config.ts"
 import { Executor, QueryThreads } from "./execution/Executor.ts"
@@ -169,7 +170,7 @@ export const makeServerLive = (stats: typeof StatsHandlers = StatsHandlers) =>
     )
     const api = HttpRouter.serve(makeApp(stats), { routerConfig: ROUTER_CONFIG, disableLogger: true }).pipe(
       Layer.provide(publicListener({ port: settings.port, host: settings.host, gracefulShutdownTimeout: SHUTDOWN_GRACE })),
-      Layer.provide(Admission.layer),
+      Layer.provide(Admission.layer.pipe(Layer.provide(quotaLayer(settings)))),
       // Provided after the listener, so built before it: the query workers are ready when it opens.
       Layer.provide(Executor.layer),
       // Provided last, so built first: the listener opens only once the data is in memory.

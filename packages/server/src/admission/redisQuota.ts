@@ -1,0 +1,123 @@
+/**
+ * The quota shared through Redis (`RATE_LIMIT_STORE=redis://…`, issue 12): `SharedBuckets`
+ * decides every request from its mirrors, and this module carries its debits to Redis
+ * (`quotaScript.ts`, through `effect/persistence/Redis` over `@effect/platform-node`'s `NodeRedis`).
+ *
+ * Redis is never on a request's path and never stops the service:
+ * - the client connects in the background: the server starts and serves (fail open) while Redis is
+ *   unreachable, and node-redis reconnects with a capped exponential backoff;
+ * - a debit that takes longer than `STORE_TIMEOUT` or fails marks the store down: every request is
+ *   then admitted; a `PING` every `PROBE_EVERY` (and the client's `ready`) brings it back up;
+ * - commands are not queued while disconnected (`disableOfflineQueue`): they fail at once;
+ * - one log line per transition (down, back), the state on `equides_quota_store_up` and in
+ *   `/readyz` (`quota: "degraded"`).
+ */
+import { NodeRedis } from "@effect/platform-node"
+import { Context, Duration, Effect, Layer, References, Schedule } from "effect"
+import { Redis } from "effect/persistence"
+import type { ServerSettings } from "../config.ts"
+import { debitScript } from "./quotaScript.ts"
+import { Quota } from "./quotaStore.ts"
+import { SharedBuckets } from "./sharedBuckets.ts"
+
+/** The longest a Redis call may take before the store is taken for down (the decision never waits for it). */
+export const STORE_TIMEOUT = Duration.millis(50)
+/** How often a down store is probed. */
+export const PROBE_EVERY = Duration.millis(500)
+
+/** Capped exponential backoff with jitter, for ever: Redis may come (back) at any time. */
+const reconnectDelay = (retries: number): number => Math.min(50 * 2 ** retries, 2000) + Math.floor(Math.random() * 100)
+
+/** `redis://user:secret@host:6379/2` → `redis://host:6379/2`: what the logs may say. */
+export const redactedUrl = (url: string): string => {
+  const parsed = new URL(url)
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname === "/" ? "" : parsed.pathname}`
+}
+
+/** The units a replica may admit per caller before Redis confirms them: `RATE_LIMIT_LOCAL_UNITS`, else a tenth of the burst. */
+export const localUnitsOf = (settings: Pick<ServerSettings, "rateLimitBurst" | "rateLimitLocalUnits">): number =>
+  settings.rateLimitLocalUnits ?? Math.max(1, Math.ceil(settings.rateLimitBurst / 10))
+
+export interface RedisQuotaOptions {
+  readonly url: string
+  readonly rate: number
+  readonly burst: number
+  readonly localUnits: number
+  readonly prefix: string
+}
+
+/** The shared store, connecting in the background for the life of the scope. */
+export const makeRedisQuota = Effect.fnUntraced(function*(options: RedisQuotaOptions) {
+  const runFork = Effect.runForkWith(yield* Effect.context<never>())
+  const clock = yield* Effect.clockWith(Effect.succeed)
+  const where = redactedUrl(options.url)
+  let debit: ((key: string, units: number, rate: number, burst: number, now: number) => Effect.Effect<readonly [string, string], unknown>) | undefined
+  let state: "starting" | "up" | "down" = "starting"
+
+  const store = new SharedBuckets(options.rate, options.burst, options.localUnits, (key, units) => {
+    if (debit === undefined) return store.failed(key)
+    runFork(debit(options.prefix + key, units, options.rate, options.burst, clock.currentTimeMillisUnsafe()).pipe(
+      Effect.timeout(STORE_TIMEOUT),
+      Effect.matchEffect({
+        onSuccess: ([level, at]) => Effect.sync(() => store.settled(key, Number(level), Number(at))),
+        onFailure: (error) => Effect.andThen(Effect.sync(() => store.failed(key)), markDown(error))
+      })
+    ))
+  })
+
+  const markDown = (cause: unknown) =>
+    Effect.suspend(() => {
+      if (state === "down") return Effect.void
+      state = "down"
+      store.setUp(false)
+      return Effect.logWarning(`Quota : Redis ${where} injoignable, les requêtes passent sans quota jusqu'à son retour`).pipe(
+        Effect.annotateLogs("cause", String(cause))
+      )
+    })
+  const markUp = Effect.suspend(() => {
+    if (state === "up") return Effect.void
+    const back = state === "down"
+    state = "up"
+    store.setUp(true)
+    return Effect.logInfo(back ? `Quota : Redis ${where} de retour, le quota s'applique de nouveau` : `Quota partagé par Redis ${where}`)
+  })
+
+  yield* Effect.forkScoped(Effect.gen(function*() {
+    // node-redis retries the first connection too (the strategy is ours), so this waits for Redis;
+    // its own per-attempt warnings are silenced: the transitions are logged here, once each.
+    const services = yield* Layer.build(NodeRedis.layer({
+      url: options.url,
+      disableOfflineQueue: true,
+      socket: { connectTimeout: 1000, reconnectStrategy: reconnectDelay }
+    })).pipe(Effect.provideService(References.MinimumLogLevel, "Error"))
+    const redis = Context.get(services, Redis.Redis)
+    const { client } = Context.get(services, NodeRedis.NodeRedis)
+    debit = redis.eval(debitScript)
+    const probe = redis.send("PING").pipe(
+      Effect.timeout(STORE_TIMEOUT),
+      Effect.matchEffect({ onSuccess: () => markUp, onFailure: markDown })
+    )
+    client.on("error", (error: unknown) => runFork(markDown(error)))
+    client.on("ready", () => runFork(probe))
+    yield* probe
+    yield* Effect.repeat(Effect.suspend(() => (state === "up" ? Effect.void : probe)), Schedule.spaced(PROBE_EVERY))
+  }))
+  // Said once at start when the first attempt fails (the client keeps trying).
+  yield* Effect.forkScoped(Effect.andThen(Effect.sleep(Duration.seconds(1)), Effect.suspend(() => (state === "starting" ? markDown("pas de connexion après 1 s") : Effect.void))))
+  return store
+})
+
+/** The `Quota` of `settings`: shared through Redis when `RATE_LIMIT_STORE` names one and the quota is on, else none (memory). */
+export const quotaLayer = (settings: ServerSettings): Layer.Layer<Quota> | Layer.Layer<never> =>
+  settings.rateLimitStore === "memory" || settings.rateLimitRate === 0
+    ? Layer.empty
+    : Layer.effect(
+      Quota,
+      makeRedisQuota({
+        url: settings.rateLimitStore,
+        rate: settings.rateLimitRate,
+        burst: settings.rateLimitBurst,
+        localUnits: localUnitsOf(settings),
+        prefix: settings.rateLimitPrefix
+      })
+    )
