@@ -88,6 +88,7 @@ describe("serverConfig", () => {
         { RATE_LIMIT_STORE: "redis://cache:6379/zero" },
         { RATE_LIMIT_STORE: "redis://cache:6379?db=1" },
         { RATE_LIMIT_LOCAL_UNITS: "0" },
+        { RATE_LIMIT_STORE_TIMEOUT_MS: "0" },
         { MAX_CONCURRENCY: "0" },
         { REQUEST_TIMEOUT_MS: "soon" },
         { RESPONSE_CACHE_MB: "-1" },
@@ -106,8 +107,8 @@ describe("serverConfig", () => {
       for (const url of ["redis://cache:6379", "redis://quota:s3cret@10.0.0.5:6380/2", "rediss://cache.example:6380"]) {
         assert.strictEqual((yield* read({ RATE_LIMIT_STORE: url })).rateLimitStore, url)
       }
-      const config = yield* read({ RATE_LIMIT_PREFIX: "api:q:", RATE_LIMIT_LOCAL_UNITS: "5" })
-      assert.include(config, { rateLimitPrefix: "api:q:", rateLimitLocalUnits: 5 })
-      assert.include(yield* read({}), { rateLimitPrefix: "equides:quota:", rateLimitLocalUnits: undefined })
+      const config = yield* read({ RATE_LIMIT_PREFIX: "api:q:", RATE_LIMIT_LOCAL_UNITS: "5", RATE_LIMIT_STORE_TIMEOUT_MS: "200" })
+      assert.include(config, { rateLimitPrefix: "api:q:", rateLimitLocalUnits: 5, rateLimitStoreTimeoutMs: 200 })
+      assert.include(yield* read({}), { rateLimitPrefix: "equides:quota:", rateLimitLocalUnits: undefined, rateLimitStoreTimeoutMs: 50 })
     }))
 })

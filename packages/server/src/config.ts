@@ -27,9 +27,12 @@ export interface ServerSettings {
   readonly rateLimitPrefix: string
   /**
    * Units a replica may admit per caller before Redis has confirmed them (`RATE_LIMIT_LOCAL_UNITS`,
-   * default a tenth of the burst): the local allowance that keeps Redis off the request path.
+   * default a tenth of the burst, at least 10): the local allowance that keeps Redis off the
+   * request path (`admission/redisQuota.ts`).
    */
   readonly rateLimitLocalUnits: number | undefined
+  /** The longest a Redis call may take before the shared quota is taken for down (fail open). */
+  readonly rateLimitStoreTimeoutMs: number
   readonly maxConcurrency: number
   /** Wait + run budget of a request. */
   readonly requestTimeoutMs: number
@@ -51,6 +54,7 @@ export const DEFAULT_SETTINGS: Omit<ServerSettings, "dataFile"> = {
   rateLimitStore: "memory",
   rateLimitPrefix: "equides:quota:",
   rateLimitLocalUnits: undefined,
+  rateLimitStoreTimeoutMs: 50,
   maxConcurrency: 8,
   requestTimeoutMs: 5000,
   workers: availableParallelism(),
@@ -142,6 +146,7 @@ export const serverConfig: Config.Config<ServerSettings> = Config.all({
   rateLimitStore: variable("RATE_LIMIT_STORE", DEFAULT_SETTINGS.rateLimitStore, parseQuotaStore),
   rateLimitPrefix: Config.String("RATE_LIMIT_PREFIX").pipe(Config.withDefault(DEFAULT_SETTINGS.rateLimitPrefix)),
   rateLimitLocalUnits: variable("RATE_LIMIT_LOCAL_UNITS", DEFAULT_SETTINGS.rateLimitLocalUnits, localUnits),
+  rateLimitStoreTimeoutMs: variable("RATE_LIMIT_STORE_TIMEOUT_MS", DEFAULT_SETTINGS.rateLimitStoreTimeoutMs, integer(1, 60_000)),
   maxConcurrency: variable("MAX_CONCURRENCY", DEFAULT_SETTINGS.maxConcurrency, integer(1, 100_000)),
   requestTimeoutMs: variable("REQUEST_TIMEOUT_MS", DEFAULT_SETTINGS.requestTimeoutMs, integer(1, 3_600_000)),
   workers: variable("WORKERS", DEFAULT_SETTINGS.workers, integer(0, 256)),

@@ -6,7 +6,7 @@
  * Redis is never on a request's path and never stops the service:
  * - the client connects in the background: the server starts and serves (fail open) while Redis is
  *   unreachable, and node-redis reconnects with a capped exponential backoff;
- * - a debit that takes longer than `STORE_TIMEOUT` or fails marks the store down: every request is
+ * - a call that takes longer than `RATE_LIMIT_STORE_TIMEOUT_MS` (50 ms) or fails marks the store down: every request is
  *   then admitted; a `PING` every `PROBE_EVERY` (and the client's `ready`) brings it back up;
  * - commands are not queued while disconnected (`disableOfflineQueue`): they fail at once;
  * - one log line per transition (down, back), the state on `equides_quota_store_up` and in
@@ -20,8 +20,8 @@ import { debitScript } from "./quotaScript.ts"
 import { Quota } from "./quotaStore.ts"
 import { SharedBuckets } from "./sharedBuckets.ts"
 
-/** The longest a Redis call may take before the store is taken for down (the decision never waits for it). */
-export const STORE_TIMEOUT = Duration.millis(50)
+/** Debits sent in one script call at most (the script holds Redis while it runs). */
+const MAX_BATCH = 100
 /** How often a down store is probed. */
 export const PROBE_EVERY = Duration.millis(500)
 
@@ -34,9 +34,13 @@ export const redactedUrl = (url: string): string => {
   return `${parsed.protocol}//${parsed.host}${parsed.pathname === "/" ? "" : parsed.pathname}`
 }
 
-/** The units a replica may admit per caller before Redis confirms them: `RATE_LIMIT_LOCAL_UNITS`, else a tenth of the burst. */
+/**
+ * The units a replica may admit per caller before Redis confirms them (U): `RATE_LIMIT_LOCAL_UNITS`,
+ * else a tenth of the burst but at least 10 (at most the burst): a client sending requests one
+ * after the other, or a few at once, must not find the allowance spent while a debit is on its way.
+ */
 export const localUnitsOf = (settings: Pick<ServerSettings, "rateLimitBurst" | "rateLimitLocalUnits">): number =>
-  settings.rateLimitLocalUnits ?? Math.max(1, Math.ceil(settings.rateLimitBurst / 10))
+  settings.rateLimitLocalUnits ?? Math.min(settings.rateLimitBurst, Math.max(10, Math.ceil(settings.rateLimitBurst / 10)))
 
 export interface RedisQuotaOptions {
   readonly url: string
@@ -44,6 +48,8 @@ export interface RedisQuotaOptions {
   readonly burst: number
   readonly localUnits: number
   readonly prefix: string
+  /** The longest a call may take before the store is taken for down (the decisions never wait for it). */
+  readonly timeout: Duration.Duration
 }
 
 /** The shared store, connecting in the background for the life of the scope. */
@@ -51,18 +57,35 @@ export const makeRedisQuota = Effect.fnUntraced(function*(options: RedisQuotaOpt
   const runFork = Effect.runForkWith(yield* Effect.context<never>())
   const clock = yield* Effect.clockWith(Effect.succeed)
   const where = redactedUrl(options.url)
-  let debit: ((key: string, units: number, rate: number, burst: number, now: number) => Effect.Effect<readonly [string, string], unknown>) | undefined
+  let debit: ((keys: ReadonlyArray<string>, units: ReadonlyArray<number>, rate: number, burst: number, now: number) => Effect.Effect<ReadonlyArray<string>, unknown>) | undefined
   let state: "starting" | "up" | "down" = "starting"
 
-  const store = new SharedBuckets(options.rate, options.burst, options.localUnits, (key, units) => {
-    if (debit === undefined) return store.failed(key)
-    runFork(debit(options.prefix + key, units, options.rate, options.burst, clock.currentTimeMillisUnsafe()).pipe(
-      Effect.timeout(STORE_TIMEOUT),
+  // The debits of one turn of the event loop travel together: one script call, one reply.
+  let keys: Array<string> = []
+  let units: Array<number> = []
+  const drain = (): void => {
+    const sent = keys
+    const amounts = units
+    keys = []
+    units = []
+    if (sent.length === 0) return
+    if (debit === undefined) return sent.forEach((key) => store.failed(key))
+    runFork(debit(sent.map((key) => options.prefix + key), amounts, options.rate, options.burst, clock.currentTimeMillisUnsafe()).pipe(
+      Effect.timeout(options.timeout),
       Effect.matchEffect({
-        onSuccess: ([level, at]) => Effect.sync(() => store.settled(key, Number(level), Number(at))),
-        onFailure: (error) => Effect.andThen(Effect.sync(() => store.failed(key)), markDown(error))
+        onSuccess: (replies) =>
+          Effect.sync(() => {
+            for (let i = 0; i < sent.length; i++) store.settled(sent[i], Number(replies[2 * i]), Number(replies[2 * i + 1]))
+          }),
+        onFailure: (error) => Effect.andThen(Effect.sync(() => sent.forEach((key) => store.failed(key))), markDown(error))
       })
     ))
+  }
+  const store = new SharedBuckets(options.rate, options.burst, options.localUnits, (key, amount) => {
+    keys.push(key)
+    units.push(amount)
+    if (keys.length === 1) setImmediate(drain)
+    else if (keys.length >= MAX_BATCH) drain()
   })
 
   const markDown = (cause: unknown) =>
@@ -94,7 +117,7 @@ export const makeRedisQuota = Effect.fnUntraced(function*(options: RedisQuotaOpt
     const { client } = Context.get(services, NodeRedis.NodeRedis)
     debit = redis.eval(debitScript)
     const probe = redis.send("PING").pipe(
-      Effect.timeout(STORE_TIMEOUT),
+      Effect.timeout(options.timeout),
       Effect.matchEffect({ onSuccess: () => markUp, onFailure: markDown })
     )
     client.on("error", (error: unknown) => runFork(markDown(error)))
@@ -118,6 +141,7 @@ export const quotaLayer = (settings: ServerSettings): Layer.Layer<Quota> | Layer
         rate: settings.rateLimitRate,
         burst: settings.rateLimitBurst,
         localUnits: localUnitsOf(settings),
-        prefix: settings.rateLimitPrefix
+        prefix: settings.rateLimitPrefix,
+        timeout: Duration.millis(settings.rateLimitStoreTimeoutMs)
       })
     )
