@@ -22,6 +22,7 @@ import {
 import { runDiverse } from "./diverse/run.ts"
 import { benchRoutes, pickValues, type Route } from "./routes.ts"
 import { runScaling, SCALING_COUNTS } from "./scaling.ts"
+import { runStore } from "./store.ts"
 
 const USAGE = `usage: npm run bench -- [options]
 
@@ -37,6 +38,9 @@ const USAGE = `usage: npm run bench -- [options]
   --scaling            start time, RSS and the heaviest queries at several sizes instead
   --counts A,B,…       sizes for --scaling (default ${SCALING_COUNTS.join(",")})
 
+  --store redis        the quota's stores instead (issue 12): the 304 path and one record with the quota
+                       off, with the memory store and with a Redis store (a redis-server started on a
+                       free port), one server after the other, the quota on but never reached
   --diverse            varied traffic instead (issue 9): every request a different URI drawn from the
                        served data, per family: single executions (1 connection, response cache off),
                        then --connections with the cache on and /healthz probed meanwhile; no warm-up
@@ -76,6 +80,7 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
       scaling: { type: "boolean" },
       counts: { type: "string" },
       diverse: { type: "boolean" },
+      store: { type: "string" },
       workers: { type: "string", multiple: true },
       "soak-seconds": { type: "string" },
       crawl: { type: "string" },
@@ -93,6 +98,8 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
   const diverse = values.diverse === true
   if (diverse && values.warmup !== undefined) throw new UsageError("--diverse measures from a fresh start: --warmup does not apply")
   if (diverse && values.scaling === true) throw new UsageError("--diverse and --scaling are separate benches: choose one")
+  if (values.store !== undefined && values.store !== "redis") throw new UsageError(`--store takes redis (compared with memory), got "${values.store}"`)
+  if (values.store !== undefined && (diverse || values.scaling === true)) throw new UsageError("--store is a bench of its own: not with --diverse or --scaling")
   const workers = (values.workers ?? []).flatMap((list) => list.split(",")).map((text) => Math.floor(number("workers", text, 0, 0)))
   return {
     help: values.help === true,
@@ -107,6 +114,7 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
     scaling: values.scaling === true,
     counts: values.counts?.split(",").map((text) => Math.floor(number("counts", text, 0, 1))) ?? SCALING_COUNTS,
     diverse,
+    store: values.store === "redis",
     workers: workers.length === 0 ? [undefined] : workers,
     soakSeconds: number("soak-seconds", values["soak-seconds"], 0, 0),
     crawl: values.crawl === undefined ? undefined : Math.floor(number("crawl", values.crawl, 0, 1)),
@@ -198,6 +206,7 @@ const main = async (): Promise<number> => {
   }
   if (options.scaling) await runScaling(startedAt, machine, options)
   else if (options.diverse) await runDiverse(startedAt, machine, options)
+  else if (options.store) await runStore(startedAt, machine, options)
   else await bench(startedAt, machine, options)
   return 0
 }
