@@ -22,7 +22,7 @@ import {
 import { runDiverse } from "./diverse/run.ts"
 import { benchRoutes, pickValues, type Route } from "./routes.ts"
 import { runScaling, SCALING_COUNTS } from "./scaling.ts"
-import { runStore } from "./store.ts"
+import { runStore, STORE_BENCH_COUNT } from "./store.ts"
 
 const USAGE = `usage: npm run bench -- [options]
 
@@ -40,7 +40,8 @@ const USAGE = `usage: npm run bench -- [options]
 
   --store redis        the quota's stores instead (issue 12): the 304 path and one record with the quota
                        off, with the memory store and with a Redis store (a redis-server started on a
-                       free port), one server after the other, the quota on but never reached
+                       free port), three servers at once, runs interleaved, the quota on but never
+                       reached; --count defaults to ${STORE_BENCH_COUNT} here
   --diverse            varied traffic instead (issue 9): every request a different URI drawn from the
                        served data, per family: single executions (1 connection, response cache off),
                        then --connections with the cache on and /healthz probed meanwhile; no warm-up
@@ -103,7 +104,7 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
   const workers = (values.workers ?? []).flatMap((list) => list.split(",")).map((text) => Math.floor(number("workers", text, 0, 0)))
   return {
     help: values.help === true,
-    count: Math.floor(number("count", values.count, 4_450_000, 1)),
+    count: Math.floor(number("count", values.count, values.store === undefined ? 4_450_000 : STORE_BENCH_COUNT, 1)),
     seed: Math.floor(number("seed", values.seed, 1, 0)),
     dataFile: values["data-file"],
     serverEnv,

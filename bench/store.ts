@@ -1,15 +1,16 @@
 /**
  * `npm run bench -- --store redis` (issue 12): what the quota costs on the fast paths with the
- * memory store and with the Redis store, in the same run. The same extract is served three times,
- * one server at a time (quota off, memory store, Redis store: a `redis-server` started here on a
- * free port), the quota on with an allowance no load reaches, so that every request is admitted
- * and charged. Measured: the 304 path (answered by the front door) and one ordinary route.
+ * memory store and with the Redis store, in the same run. Three servers on the same extract (quota
+ * off, memory store, Redis store: a `redis-server` started here on a free port), the quota on with
+ * an allowance no load reaches, so that every request is admitted and charged; measured: the 304
+ * path (answered by the front door) and one ordinary route, the runs interleaved. The extract is
+ * small by default (`STORE_BENCH_COUNT`): three full-scale servers would need 3.6 GiB.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { connect } from "node:net"
 import { setTimeout as sleep } from "node:timers/promises"
 import { measureSeries, type SeriesOptions, type Summary } from "./load.ts"
-import { ensureExtract, freePort, memoryOf, type Memory, startApi, stop } from "./processes.ts"
+import { type ApiServer, ensureExtract, freePort, memoryOf, type Memory, startApi, stop } from "./processes.ts"
 import { formatMachine, type Machine, writeResult } from "./report.ts"
 import { benchRoutes, pickValues, type Route } from "./routes.ts"
 
@@ -54,9 +55,10 @@ interface StoreRun {
   readonly store: string
   readonly memory: Memory
   readonly routes: ReadonlyArray<{ readonly name: string; readonly summary: Summary }>
-  /** Redis commands per request measured (Redis store only). */
-  readonly redisCommandsPerRequest?: number
 }
+
+/** The quota's cost does not grow with the extract: a small one lets the three servers run at once. */
+export const STORE_BENCH_COUNT = 30_000
 
 export const runStore = async (startedAt: Date, machine: Machine, options: StoreOptions): Promise<void> => {
   const dataFile = options.dataFile ?? (await ensureExtract(options.seed, options.count))
@@ -66,39 +68,55 @@ export const runStore = async (startedAt: Date, machine: Machine, options: Store
     { store: "memory", env: { ...UNREACHED_QUOTA, RATE_LIMIT_STORE: "memory" } },
     { store: "redis", env: { ...UNREACHED_QUOTA, RATE_LIMIT_STORE: `redis://127.0.0.1:${redis.port}` } }
   ]
-  const runs: Array<StoreRun> = []
+  const servers: Array<ApiServer> = []
   for (const { store, env } of stores) {
-    process.stderr.write(`\n${store}: starting the API on ${dataFile}\n`)
-    const server = await startApi(dataFile, { ...options.serverEnv, ...env })
-    // The Redis store connects in the background: let it, and the start's garbage, settle.
-    await sleep(3000)
-    const all = await benchRoutes(server.baseUrl, await pickValues(server.baseUrl))
-    const measured: ReadonlyArray<Route> = all.filter((route) => route.name === "304 revalidation" || route.name === "one record")
+    process.stderr.write(`${store}: starting the API on ${dataFile}\n`)
+    servers.push(await startApi(dataFile, { ...options.serverEnv, ...env }))
+  }
+  // The Redis store connects in the background: let it, and the starts' garbage, settle.
+  await sleep(3000)
+  const all = await benchRoutes(servers[0].baseUrl, await pickValues(servers[0].baseUrl))
+  const measured: ReadonlyArray<Route> = all.filter((route) => route.name === "304 revalidation" || route.name === "one record")
+  for (const [i, server] of servers.entries()) {
     for (const route of measured) {
       const response = await fetch(server.baseUrl + route.path, { headers: { "accept-encoding": "identity", ...route.headers } })
       await response.body?.cancel()
       const quotaHeader = response.headers.get("ratelimit")
-      if (store !== "quota off" && quotaHeader === null) throw new Error(`${store}: ${route.path} carries no RateLimit header: the quota is not on`)
-      process.stderr.write(`${route.name}: ${response.status}, RateLimit ${quotaHeader ?? "none"}\n`)
+      if (i > 0 && quotaHeader === null) throw new Error(`${stores[i].store}: ${route.path} carries no RateLimit header: the quota is not on`)
+      process.stderr.write(`${stores[i].store}, ${route.name}: ${response.status}, RateLimit ${quotaHeader ?? "none"}\n`)
     }
-    const before = store === "redis" ? await redisCommands(redis.port) : 0
-    const summaries = await measureSeries(measured.map((route) => ({ name: route.name, url: server.baseUrl + route.path, ...(route.headers === undefined ? {} : { headers: route.headers }) })), options)
-    const after = store === "redis" ? await redisCommands(redis.port) : 0
-    const requests = summaries.reduce((sum, summary) => sum + summary.runs.reduce((total, run) => total + run.requests, 0), 0)
-    runs.push({
-      store,
-      memory: await memoryOf(server),
-      routes: measured.map((route, i) => ({ name: route.name, summary: summaries[i] })),
-      ...(store === "redis" ? { redisCommandsPerRequest: (after - before) / requests } : {})
-    })
-    await stop(server)
   }
+  // Every (route, store) pair in one series: the runs interleave, so that the machine's passing
+  // load spreads over the three stores instead of spoiling one.
+  const targets = measured.flatMap((route) =>
+    servers.map((server, i) => ({
+      name: `${route.name}, ${stores[i].store}`,
+      url: server.baseUrl + route.path,
+      ...(route.headers === undefined ? {} : { headers: route.headers })
+    }))
+  )
+  const before = await redisCommands(redis.port)
+  const summaries = await measureSeries(targets, options)
+  const after = await redisCommands(redis.port)
+  const redisRequests = summaries
+    .filter((_, t) => t % servers.length === servers.length - 1)
+    .reduce((sum, summary) => sum + summary.runs.reduce((total, run) => total + run.requests, 0), 0)
+  const runs: Array<StoreRun> = []
+  for (const [i, server] of servers.entries()) {
+    runs.push({
+      store: stores[i].store,
+      memory: await memoryOf(server),
+      routes: measured.map((route, r) => ({ name: route.name, summary: summaries[r * servers.length + i] }))
+    })
+  }
+  await Promise.all(servers.map(stop))
   redis.child.kill("SIGTERM")
+  const redisCommandsPerRequest = (after - before) / redisRequests
 
   const off = runs[0]
   const lines = [
     formatMachine(machine),
-    `${options.connections} connections, ${options.duration} s × ${options.runs} run(s) per route, medians; one server at a time, same extract`,
+    `${options.connections} connections, ${options.duration} s × ${options.runs} run(s) per route and store (interleaved), medians; three servers on the same extract`,
     "",
     `${"route".padEnd(18)} ${"store".padEnd(10)} ${"req/s".padStart(8)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ${"÷ off".padStart(6)} ${"errors".padStart(7)}`
   ]
@@ -114,9 +132,8 @@ export const runStore = async (startedAt: Date, machine: Machine, options: Store
   }
   lines.push("")
   for (const run of runs) lines.push(`${run.store.padEnd(10)} RSS after the load ${(run.memory.rss / 2 ** 20).toFixed(0)} MiB`)
-  const redisRun = runs.find((run) => run.redisCommandsPerRequest !== undefined)
-  if (redisRun !== undefined) lines.push(`Redis commands per request: ${redisRun.redisCommandsPerRequest?.toFixed(4)}`)
+  lines.push(`Redis commands per request (Redis store): ${redisCommandsPerRequest.toFixed(4)}`)
   process.stdout.write(`\n${lines.join("\n")}\n`)
-  const file = await writeResult(startedAt, "-store.json", JSON.stringify({ startedAt, machine, options, dataFile, runs }, null, 2))
+  const file = await writeResult(startedAt, "-store.json", JSON.stringify({ startedAt, machine, options, dataFile, runs, redisCommandsPerRequest }, null, 2))
   process.stdout.write(`\nwritten: ${file}\n`)
 }
