@@ -2,7 +2,8 @@
  * The quota shared through a real `redis-server` (issue 12), started by the tests on a free port
  * (skipped with a message where it is not installed, required in CI): the script's arithmetic at
  * pinned times, two servers sharing one quota within the stated overshoot, Redis gone and back
- * (fail open, the metric, `/readyz`), and 100 000 callers whose keys expire by themselves.
+ * (fail open, the metric, `/readyz`), Redis too slow, and 100 000 callers whose keys expire by
+ * themselves.
  */
 import { NodeRedis } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
@@ -158,6 +159,23 @@ describe.skipIf(program === undefined)("the quota shared through Redis", () => {
       for (let i = 0; i < 4; i++) assert.strictEqual(yield* meta, 200)
       assert.strictEqual(yield* meta, 429)
     }), { timeout: 40_000 })
+
+  it.live("Redis slow (paused past the timeout): the store goes down, decisions never wait; it comes back after the pause", () =>
+    Effect.gen(function*() {
+      const server = yield* redis
+      const client = yield* redisClient(server.url)
+      const store = yield* makeRedisQuota({ url: server.url, prefix: "q5:", rate: 1, burst: 5, localUnits: 5, timeout: Duration.millis(100) })
+      yield* eventually("the store is up", 10_000, Effect.sync(() => (store.up ? true : undefined)))
+      // Pauses every client but this one's own connection, which is already answered.
+      yield* client.send("CLIENT", "PAUSE", "3000", "ALL")
+      // Decided at once (a plain function call), from the local view, while Redis does not answer.
+      for (let i = 0; i < 5; i++) assert.isTrue(store.take("a", 1, Date.now()).allowed)
+      assert.isFalse(store.take("a", 1, Date.now()).allowed)
+      yield* eventually("the store is down", 2800, Effect.sync(() => (store.up ? undefined : true)))
+      // Down: every request passes.
+      for (let i = 0; i < 10; i++) assert.isTrue(store.take("a", 1, Date.now()).allowed)
+      yield* eventually("the store is back", 10_000, Effect.sync(() => (store.up ? true : undefined)))
+    }), { timeout: 30_000 })
 
   it.live("100 000 distinct callers: their keys expire by themselves and Redis's memory returns to where it was", () =>
     Effect.gen(function*() {

@@ -13,7 +13,7 @@
  *   `/readyz` (`quota: "degraded"`).
  */
 import { NodeRedis } from "@effect/platform-node"
-import { Context, Duration, Effect, Layer, References, Schedule } from "effect"
+import { Context, Data, Duration, Effect, Layer, References, Schedule } from "effect"
 import { Redis } from "effect/persistence"
 import type { ServerSettings } from "../config.ts"
 import { debitScript } from "./quotaScript.ts"
@@ -52,13 +52,52 @@ export interface RedisQuotaOptions {
   readonly timeout: Duration.Duration
 }
 
+/** A Redis call that has not answered in time. */
+export class StoreTimeout extends Data.TaggedError("StoreTimeout")<{ readonly ms: number }> {}
+
+/**
+ * `effect`, failing with `StoreTimeout` when it has not answered within `ms`. Judged after the
+ * event loop has read what arrived: on a starved machine a timer and the reply it waits for can be
+ * due together, and timers run first (`Effect.timeout` would blame Redis for our own delay).
+ */
+const answeredWithin = <A, E>(effect: Effect.Effect<A, E>, ms: number): Effect.Effect<A, E | StoreTimeout> =>
+  Effect.callback<A, E | StoreTimeout>((resume) => {
+    let settled = false
+    const timer = setTimeout(() =>
+      setImmediate(() => {
+        if (settled) return
+        settled = true
+        resume(Effect.fail(new StoreTimeout({ ms })))
+      }), ms)
+    const fiber = Effect.runFork(effect)
+    fiber.addObserver((exit) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      resume(exit)
+    })
+    return Effect.sync(() => {
+      settled = true
+      clearTimeout(timer)
+      fiber.interruptUnsafe()
+    })
+  })
+
+const describeCause = (cause: unknown): string =>
+  cause instanceof StoreTimeout
+    ? `pas de réponse en ${cause.ms} ms`
+    : cause instanceof Redis.RedisError
+    ? String(cause.cause)
+    : String(cause)
+
 /** The shared store, connecting in the background for the life of the scope. */
 export const makeRedisQuota = Effect.fnUntraced(function*(options: RedisQuotaOptions) {
   const runFork = Effect.runForkWith(yield* Effect.context<never>())
+  const timeoutMs = Duration.toMillis(options.timeout)
   const clock = yield* Effect.clockWith(Effect.succeed)
   const where = redactedUrl(options.url)
   let debit: ((keys: ReadonlyArray<string>, units: ReadonlyArray<number>, rate: number, burst: number, now: number) => Effect.Effect<ReadonlyArray<string>, unknown>) | undefined
-  let state: "starting" | "up" | "down" = "starting"
+  let state: "starting" | "up" | "down" | "closed" = "starting"
 
   // The debits of one turn of the event loop travel together: one script call, one reply.
   let keys: Array<string> = []
@@ -70,8 +109,8 @@ export const makeRedisQuota = Effect.fnUntraced(function*(options: RedisQuotaOpt
     units = []
     if (sent.length === 0) return
     if (debit === undefined) return sent.forEach((key) => store.failed(key))
-    runFork(debit(sent.map((key) => options.prefix + key), amounts, options.rate, options.burst, clock.currentTimeMillisUnsafe()).pipe(
-      Effect.timeout(options.timeout),
+    const call = debit(sent.map((key) => options.prefix + key), amounts, options.rate, options.burst, clock.currentTimeMillisUnsafe())
+    runFork(answeredWithin(call, timeoutMs).pipe(
       Effect.matchEffect({
         onSuccess: (replies) =>
           Effect.sync(() => {
@@ -90,15 +129,15 @@ export const makeRedisQuota = Effect.fnUntraced(function*(options: RedisQuotaOpt
 
   const markDown = (cause: unknown) =>
     Effect.suspend(() => {
-      if (state === "down") return Effect.void
+      if (state === "down" || state === "closed") return Effect.void
       state = "down"
       store.setUp(false)
       return Effect.logWarning(`Quota : Redis ${where} injoignable, les requêtes passent sans quota jusqu'à son retour`).pipe(
-        Effect.annotateLogs("cause", String(cause))
+        Effect.annotateLogs("cause", describeCause(cause))
       )
     })
   const markUp = Effect.suspend(() => {
-    if (state === "up") return Effect.void
+    if (state === "up" || state === "closed") return Effect.void
     const back = state === "down"
     state = "up"
     store.setUp(true)
@@ -116,8 +155,7 @@ export const makeRedisQuota = Effect.fnUntraced(function*(options: RedisQuotaOpt
     const redis = Context.get(services, Redis.Redis)
     const { client } = Context.get(services, NodeRedis.NodeRedis)
     debit = redis.eval(debitScript)
-    const probe = redis.send("PING").pipe(
-      Effect.timeout(options.timeout),
+    const probe = answeredWithin(redis.send("PING"), timeoutMs).pipe(
       Effect.matchEffect({ onSuccess: () => markUp, onFailure: markDown })
     )
     client.on("error", (error: unknown) => runFork(markDown(error)))
@@ -125,6 +163,8 @@ export const makeRedisQuota = Effect.fnUntraced(function*(options: RedisQuotaOpt
     yield* probe
     yield* Effect.repeat(Effect.suspend(() => (state === "up" ? Effect.void : probe)), Schedule.spaced(PROBE_EVERY))
   }))
+  // Registered last, run first: calls failing because the client closes are no news.
+  yield* Effect.addFinalizer(() => Effect.sync(() => (state = "closed")))
   // Said once at start when the first attempt fails (the client keeps trying).
   yield* Effect.forkScoped(Effect.andThen(Effect.sleep(Duration.seconds(1)), Effect.suspend(() => (state === "starting" ? markDown("pas de connexion après 1 s") : Effect.void))))
   return store
