@@ -20,7 +20,7 @@
  * When the store is down (`setUp(false)`), every request is admitted (fail open) and the mirrors
  * are dropped: they start again from Redis's answers once it is back.
  */
-import { MAX_CALLERS, type QuotaState, quotaState } from "../middleware/quota.ts"
+import { dropOldestTenth, MAX_CALLERS, type QuotaState, quotaState } from "../middleware/quota.ts"
 import type { QuotaStore } from "./quotaStore.ts"
 
 interface Mirror {
@@ -134,12 +134,7 @@ export class SharedBuckets implements QuotaStore {
 
   private makeRoom(now: number): void {
     this.sweep(now)
-    if (this.mirrors.size < this.maxCallers) return
-    // Still full: the oldest tenth is forgotten; their debits in flight still reach Redis.
-    let drop = Math.max(1, Math.floor(this.maxCallers / 10))
-    for (const key of this.mirrors.keys()) {
-      if (drop-- <= 0) break
-      this.mirrors.delete(key)
-    }
+    // Their debits in flight still reach Redis; their answers find no mirror.
+    if (this.mirrors.size >= this.maxCallers) dropOldestTenth(this.mirrors, this.maxCallers)
   }
 }

@@ -121,13 +121,16 @@ export class TokenBuckets {
 
   private makeRoom(now: number): void {
     this.sweep(now)
-    if (this.buckets.size < this.maxCallers) return
-    // Still full: drop the oldest tenth (insertion order), who start again with a full bucket.
-    let drop = Math.max(1, Math.floor(this.maxCallers / 10))
-    for (const key of this.buckets.keys()) {
-      if (drop-- <= 0) break
-      this.buckets.delete(key)
-    }
+    if (this.buckets.size >= this.maxCallers) dropOldestTenth(this.buckets, this.maxCallers)
+  }
+}
+
+/** A map of callers still full after a sweep: its oldest tenth (insertion order) is dropped, and they start again with a full bucket. */
+export const dropOldestTenth = (callers: Map<string, unknown>, maxCallers: number): void => {
+  let drop = Math.max(1, Math.floor(maxCallers / 10))
+  for (const key of callers.keys()) {
+    if (drop-- <= 0) break
+    callers.delete(key)
   }
 }
 
