@@ -14,8 +14,9 @@
  * A caller this replica has not seen starts from a full bucket, as with the memory store. What
  * other replicas spend reaches a mirror with the next answer, so a replica can overshoot by what
  * it admits before that answer: at most `localUnits` (or one request's cost), whose debit still
- * reaches Redis (the level goes below zero and the caller waits the debt off). The bound over N
- * replicas is stated and tested in `redisQuota.test.ts` and docs/deployment.md.
+ * reaches Redis (the level goes below zero and the caller waits the debt off). Over N replicas, a
+ * caller gets at most burst + rate × t + N × U units in t seconds (U: `localUnits`, or one
+ * request's cost): docs/deployment.md, tested in `sharedBuckets.test.ts` and `redisQuota.test.ts`.
  *
  * When the store is down (`setUp(false)`), every request is admitted (fail open) and the mirrors
  * are dropped: they start again from Redis's answers once it is back.

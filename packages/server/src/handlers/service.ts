@@ -33,7 +33,7 @@ export const ServiceHandlers = HttpApiBuilder.group(
       discovery: ({ request }) => Effect.succeed(prefersHtml(request.headers["accept"]) ? html : json),
       healthz: () => probe,
       // Still ready when the shared quota is degraded (requests pass without it), but it says so.
-      readyz: () => (quota?.up === false ? Effect.succeed({ ...sante, quota: "degraded" as const }) : probe),
+      readyz: () => (data.size > 0 && quota?.up === false ? Effect.succeed({ ...sante, quota: "degraded" as const }) : probe),
       openapi: () => Effect.succeed(openapi),
       meta: () => Effect.succeed(meta(data))
     })
