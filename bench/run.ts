@@ -23,6 +23,7 @@ import { measureAnswerPaths, runAnswerPaths } from "./answerPaths.ts"
 import { runDiverse } from "./diverse/run.ts"
 import { benchRoutes, pickValues, type Route } from "./routes.ts"
 import { runScaling, SCALING_COUNTS } from "./scaling.ts"
+import { runStore, STORE_BENCH_COUNT } from "./store.ts"
 
 const USAGE = `usage: npm run bench -- [options]
 
@@ -43,6 +44,10 @@ const USAGE = `usage: npm run bench -- [options]
                        (record, pedigree, descendance, default page) with the response cache off
                        against a bare answer of the same size; needs wrk (apt-get install wrk)
 
+  --store redis        the quota's stores instead (issue 12): the 304 path and one record with the quota
+                       off, with the memory store and with a Redis store (a redis-server started on a
+                       free port), three servers at once, runs interleaved, the quota on but never
+                       reached; --count defaults to ${STORE_BENCH_COUNT} here
   --diverse            varied traffic instead (issue 9): every request a different URI drawn from the
                        served data, per family: single executions (1 connection, response cache off),
                        then --connections with the cache on and /healthz probed meanwhile; no warm-up
@@ -83,6 +88,7 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
       counts: { type: "string" },
       diverse: { type: "boolean" },
       "answer-paths": { type: "boolean" },
+      store: { type: "string" },
       workers: { type: "string", multiple: true },
       "soak-seconds": { type: "string" },
       crawl: { type: "string" },
@@ -100,10 +106,12 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
   const diverse = values.diverse === true
   if (diverse && values.warmup !== undefined) throw new UsageError("--diverse measures from a fresh start: --warmup does not apply")
   if (diverse && values.scaling === true) throw new UsageError("--diverse and --scaling are separate benches: choose one")
+  if (values.store !== undefined && values.store !== "redis") throw new UsageError(`--store takes redis (compared with memory), got "${values.store}"`)
+  if (values.store !== undefined && (diverse || values.scaling === true)) throw new UsageError("--store is a bench of its own: not with --diverse or --scaling")
   const workers = (values.workers ?? []).flatMap((list) => list.split(",")).map((text) => Math.floor(number("workers", text, 0, 0)))
   return {
     help: values.help === true,
-    count: Math.floor(number("count", values.count, 4_450_000, 1)),
+    count: Math.floor(number("count", values.count, values.store === undefined ? 4_450_000 : STORE_BENCH_COUNT, 1)),
     seed: Math.floor(number("seed", values.seed, 1, 0)),
     dataFile: values["data-file"],
     serverEnv,
@@ -115,6 +123,7 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
     counts: values.counts?.split(",").map((text) => Math.floor(number("counts", text, 0, 1))) ?? SCALING_COUNTS,
     diverse,
     answerPaths: values["answer-paths"] === true,
+    store: values.store === "redis",
     workers: workers.length === 0 ? [undefined] : workers,
     soakSeconds: number("soak-seconds", values["soak-seconds"], 0, 0),
     crawl: values.crawl === undefined ? undefined : Math.floor(number("crawl", values.crawl, 0, 1)),
@@ -211,6 +220,7 @@ const main = async (): Promise<number> => {
   if (options.scaling) await runScaling(startedAt, machine, options)
   else if (options.diverse) await runDiverse(startedAt, machine, options)
   else if (options.answerPaths) await runAnswerPaths(startedAt, machine, options)
+  else if (options.store) await runStore(startedAt, machine, options)
   else await bench(startedAt, machine, options)
   return 0
 }

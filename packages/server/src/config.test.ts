@@ -82,8 +82,13 @@ describe("serverConfig", () => {
         { RATE_LIMIT_RATE: "many" },
         { RATE_LIMIT_BURST: "0" },
         { RATE_LIMIT_BURST: "1.5" },
-        { RATE_LIMIT_STORE: "redis://localhost:6379" },
         { RATE_LIMIT_STORE: "disk" },
+        { RATE_LIMIT_STORE: "redis://" },
+        { RATE_LIMIT_STORE: "http://cache:6379" },
+        { RATE_LIMIT_STORE: "redis://cache:6379/zero" },
+        { RATE_LIMIT_STORE: "redis://cache:6379?db=1" },
+        { RATE_LIMIT_LOCAL_UNITS: "0" },
+        { RATE_LIMIT_STORE_TIMEOUT_MS: "0" },
         { MAX_CONCURRENCY: "0" },
         { REQUEST_TIMEOUT_MS: "soon" },
         { RESPONSE_CACHE_MB: "-1" },
@@ -97,9 +102,13 @@ describe("serverConfig", () => {
       }
     }))
 
-  it.effect("a Redis store is refused with a message saying it is not implemented", () =>
+  it.effect("RATE_LIMIT_STORE takes a Redis URL (with credentials, database, TLS); the prefix and local allowance are read", () =>
     Effect.gen(function*() {
-      const error = yield* Effect.flip(read({ RATE_LIMIT_STORE: "redis://cache:6379" }))
-      assert.include(String(error), "pas implémenté")
+      for (const url of ["redis://cache:6379", "redis://quota:s3cret@10.0.0.5:6380/2", "rediss://cache.example:6380"]) {
+        assert.strictEqual((yield* read({ RATE_LIMIT_STORE: url })).rateLimitStore, url)
+      }
+      const config = yield* read({ RATE_LIMIT_PREFIX: "api:q:", RATE_LIMIT_LOCAL_UNITS: "5", RATE_LIMIT_STORE_TIMEOUT_MS: "200" })
+      assert.include(config, { rateLimitPrefix: "api:q:", rateLimitLocalUnits: 5, rateLimitStoreTimeoutMs: 200 })
+      assert.include(yield* read({}), { rateLimitPrefix: "equides:quota:", rateLimitLocalUnits: undefined, rateLimitStoreTimeoutMs: 50 })
     }))
 })

@@ -21,8 +21,18 @@ export interface ServerSettings {
   readonly rateLimitRate: number
   /** Quota burst: the bucket's capacity, in units. */
   readonly rateLimitBurst: number
-  /** Only `memory` is implemented (see `RATE_LIMIT_STORE` in the README). */
-  readonly rateLimitStore: "memory"
+  /** Where the buckets live: this process, or a Redis shared by replicas (`admission/redisQuota.ts`). */
+  readonly rateLimitStore: QuotaStoreSetting
+  /** Prefix of the Redis keys of the buckets. */
+  readonly rateLimitPrefix: string
+  /**
+   * Units a replica may admit per caller before Redis has confirmed them (`RATE_LIMIT_LOCAL_UNITS`,
+   * default a tenth of the burst, at least 10): the local allowance that keeps Redis off the
+   * request path (`admission/redisQuota.ts`).
+   */
+  readonly rateLimitLocalUnits: number | undefined
+  /** The longest a Redis call may take before the shared quota is taken for down (fail open). */
+  readonly rateLimitStoreTimeoutMs: number
   readonly maxConcurrency: number
   /** Wait + run budget of a request. */
   readonly requestTimeoutMs: number
@@ -42,6 +52,9 @@ export const DEFAULT_SETTINGS: Omit<ServerSettings, "dataFile"> = {
   rateLimitRate: 50,
   rateLimitBurst: 200,
   rateLimitStore: "memory",
+  rateLimitPrefix: "equides:quota:",
+  rateLimitLocalUnits: undefined,
+  rateLimitStoreTimeoutMs: 50,
   maxConcurrency: 8,
   requestTimeoutMs: 5000,
   workers: availableParallelism(),
@@ -92,12 +105,22 @@ export const parseTrustedProxies = (raw: string): Result.Result<ReadonlyArray<Ip
   return Result.succeed(networks)
 }
 
-const store = (raw: string): Result.Result<"memory", string> =>
-  raw === "memory"
-    ? Result.succeed("memory")
-    : raw.startsWith("redis://") || raw.startsWith("rediss://")
-    ? Result.fail("le magasin Redis n'est pas implémenté : seule la valeur memory est admise")
-    : Result.fail("memory attendu")
+/** `memory`, or the URL of a Redis (`redis://[user:password@]host:port[/db]`, `rediss://` for TLS). */
+export type QuotaStoreSetting = "memory" | `redis://${string}` | `rediss://${string}`
+
+export const parseQuotaStore = (raw: string): Result.Result<QuotaStoreSetting, string> => {
+  if (raw === "memory") return Result.succeed("memory")
+  const expected = "memory ou redis://[utilisateur:mot-de-passe@]hôte:port[/base] (rediss:// pour TLS) attendu"
+  if (!URL.canParse(raw)) return Result.fail(expected)
+  const url = new URL(raw)
+  if ((url.protocol !== "redis:" && url.protocol !== "rediss:") || url.hostname === "" || url.search !== "" || url.hash !== "") {
+    return Result.fail(expected)
+  }
+  if (!/^\/?([0-9]{1,5})?$/.test(url.pathname)) return Result.fail(`numéro de base attendu après l'hôte, pas ${JSON.stringify(url.pathname)}`)
+  return Result.succeed(raw as QuotaStoreSetting)
+}
+
+const localUnits = (raw: string): Result.Result<number | undefined, string> => integer(1, 1_000_000_000)(raw)
 
 const LOG_LEVELS: ReadonlyArray<LogLevel.LogLevel> = ["All", "Fatal", "Error", "Warn", "Info", "Debug", "Trace", "None"]
 
@@ -120,7 +143,10 @@ export const serverConfig: Config.Config<ServerSettings> = Config.all({
   trustedProxies: variable("TRUSTED_PROXIES", DEFAULT_SETTINGS.trustedProxies, parseTrustedProxies),
   rateLimitRate: variable("RATE_LIMIT_RATE", DEFAULT_SETTINGS.rateLimitRate, nonNegative),
   rateLimitBurst: variable("RATE_LIMIT_BURST", DEFAULT_SETTINGS.rateLimitBurst, integer(1, 1_000_000_000)),
-  rateLimitStore: variable("RATE_LIMIT_STORE", DEFAULT_SETTINGS.rateLimitStore, store),
+  rateLimitStore: variable("RATE_LIMIT_STORE", DEFAULT_SETTINGS.rateLimitStore, parseQuotaStore),
+  rateLimitPrefix: Config.String("RATE_LIMIT_PREFIX").pipe(Config.withDefault(DEFAULT_SETTINGS.rateLimitPrefix)),
+  rateLimitLocalUnits: variable("RATE_LIMIT_LOCAL_UNITS", DEFAULT_SETTINGS.rateLimitLocalUnits, localUnits),
+  rateLimitStoreTimeoutMs: variable("RATE_LIMIT_STORE_TIMEOUT_MS", DEFAULT_SETTINGS.rateLimitStoreTimeoutMs, integer(1, 60_000)),
   maxConcurrency: variable("MAX_CONCURRENCY", DEFAULT_SETTINGS.maxConcurrency, integer(1, 100_000)),
   requestTimeoutMs: variable("REQUEST_TIMEOUT_MS", DEFAULT_SETTINGS.requestTimeoutMs, integer(1, 3_600_000)),
   workers: variable("WORKERS", DEFAULT_SETTINGS.workers, integer(0, 256)),

@@ -48,7 +48,8 @@ describe("resource schemas: required fields as the spec marks them", () => {
       ["annee_naissance_absente", "annee_naissance_min", "annee_naissance_max", "identifiants_illisibles", "parents_pendants", "robe_absente", "sans_filiation", "slugs_non_deductibles", "textes_invalides", "types_invalides"]
     ],
     [S.Decouverte, "Decouverte", [], ["nom", "description", "version", "source", "affiliation", "documentation", "openapi", "licence_donnees", "lignes", "endpoints", "gabarits_url"]],
-    [S.Sante, "Sante", ["statut", "lignes", "version"], []],
+    // `quota`: an extension saying on /readyz that the shared quota is degraded (issue 12).
+    [S.Sante, "Sante", ["statut", "lignes", "version"], ["quota"]],
     [S.Probleme, "Probleme", ["type", "title", "status", "detail"], ["parametre", "indice", "documentation"]]
   ] as const)("%#: %s", (schema, identifier, req, opt) => {
     expect(required(schema, identifier)).toEqual([...req].sort())
@@ -106,6 +107,8 @@ describe("resource schemas: values", () => {
     expect(accepts(S.Suggestion, { score: 1.5 })).toBe(false)
     expect(accepts(S.Sante, { statut: "ok", lignes: 3, version: "1.1.1" })).toBe(true)
     expect(accepts(S.Sante, { statut: "degrade", lignes: 3, version: "1.1.1" })).toBe(false)
+    expect(accepts(S.Sante, { statut: "ok", lignes: 3, version: "1.1.1", quota: "degraded" })).toBe(true)
+    expect(accepts(S.Sante, { statut: "ok", lignes: 3, version: "1.1.1", quota: "ok" })).toBe(false)
   })
 
   it("encodes a page of either view as given", () => {

@@ -67,7 +67,10 @@ export type Decouverte = typeof Decouverte.Type
 export const Sante = Schema.Struct({
   statut: Schema.Literals(["ok", "indisponible"]).annotate({ description: "ok quand des données sont chargées" }),
   lignes: Effectif.annotate({ description: "Fiches chargées en mémoire ; le service n'est prêt qu'au-dessus de zéro" }),
-  version: Schema.String.annotate({ description: "Version de l'API" })
+  version: Schema.String.annotate({ description: "Version de l'API" }),
+  quota: Schema.optionalKey(Schema.Literal("degraded").annotate({
+    description: "Sur /readyz seulement : le magasin partagé du quota (Redis) est injoignable, les requêtes passent sans quota"
+  }))
 }).annotate({ identifier: "Sante", description: "Corps des sondes /healthz et /readyz" })
 export type Sante = typeof Sante.Type
 

@@ -13,8 +13,9 @@
  *   (debug logging, a request with a body, a non-Node server), and writes the same answers.
  */
 import { Dataset, type DatasetData, ParametreInvalide, type ProblemeApi, TropDeRequetes } from "@equides/domain"
-import { Clock, Context, Effect, Layer, LogLevel, References } from "effect"
+import { Clock, Context, Effect, Layer, LogLevel, Option, References } from "effect"
 import { Settings, type ServerSettings } from "../config.ts"
+import { Quota, type QuotaStore } from "./quotaStore.ts"
 import { ALLOW } from "../responseHeaders.ts"
 import { Telemetry } from "../telemetry.ts"
 import { type Answer, type Own, renderProblem, shapeAnswer, withRateLimit } from "./answer.ts"
@@ -101,20 +102,21 @@ export class Gatekeeper {
   private readonly hasData: boolean
   private readonly data: DatasetData
   private readonly clock: Clock.Clock
-  readonly quota: TokenBuckets | undefined
+  readonly quota: QuotaStore | undefined
   /** The `RateLimit-Policy` value, when a quota applies. */
   readonly policy: string | undefined
   readonly cache: ResponseCache<Answer>
   /** False when every request must go through the pipeline (debug logging writes a line per request). */
   readonly frontDoorOpen: boolean
 
-  constructor(settings: ServerSettings, data: DatasetData, clock: Clock.Clock, frontDoorOpen: boolean) {
+  /** `store`: where the buckets live when the quota is on (a shared one), else in this process. */
+  constructor(settings: ServerSettings, data: DatasetData, clock: Clock.Clock, frontDoorOpen: boolean, store?: QuotaStore) {
     this.data = data
     this.clock = clock
     this.hasData = data.size > 0
     this.etagOf = makeEtagger(data.provenance.fingerprint, data.provenance.ingestedAt)
     this.callerKey = makeCallerKey(settings.trustedProxies)
-    this.quota = settings.rateLimitRate > 0 ? new TokenBuckets(settings.rateLimitRate, settings.rateLimitBurst) : undefined
+    this.quota = settings.rateLimitRate > 0 ? (store ?? new TokenBuckets(settings.rateLimitRate, settings.rateLimitBurst)) : undefined
     this.policy = this.quota === undefined ? undefined : rateLimitPolicy(settings.rateLimitRate, settings.rateLimitBurst)
     this.cache = new ResponseCache(settings.responseCacheBytes)
     this.frontDoorOpen = frontDoorOpen
@@ -156,9 +158,13 @@ export class Gatekeeper {
     const isRead = method === "GET" || method === "HEAD"
     // With no data, probes and data routes answer 503: they have no representation to validate.
     const representable = isRead && (this.hasData || route === undefined || !(route.startsWith("/v1/") || PROBES.has(route)))
-    const etag = representable
-      ? this.etagOf(url, negotiated.coding, route === "/" && prefersHtml(headerOf(headers, "accept")) ? "html" : "")
-      : undefined
+    // `/readyz` says when the shared quota is degraded: another body, another validator.
+    const variant = route === "/" && prefersHtml(headerOf(headers, "accept"))
+      ? "html"
+      : route === "/readyz" && quota?.up === false
+      ? "quota-degraded"
+      : ""
+    const etag = representable ? this.etagOf(url, negotiated.coding, variant) : undefined
     if (problem !== undefined) {
       const charged = quota?.take(key, 1, now)
       return charged === undefined || charged.allowed
@@ -251,13 +257,15 @@ export class Admission extends Context.Service<Admission, Gatekeeper>()("@equide
       const data = yield* Dataset
       const registry = yield* Telemetry
       const clock = yield* Effect.clockWith(Effect.succeed)
-      const gatekeeper = new Gatekeeper(settings, data, clock, !isDebug(yield* References.MinimumLogLevel))
+      const store = Option.getOrUndefined(yield* Effect.serviceOption(Quota))
+      const gatekeeper = new Gatekeeper(settings, data, clock, !isDebug(yield* References.MinimumLogLevel), store)
       const { cache, quota } = gatekeeper
       registry.datasetRows = data.size
       registry.gauge("equides_response_cache_bytes", "Bytes held by the response cache.", () => cache.bytes)
       registry.gauge("equides_response_cache_entries", "Responses held by the response cache.", () => cache.size)
       registry.counter("equides_response_cache_hits_total", "Requests answered from the response cache.", () => cache.hits)
       registry.gauge("equides_rate_limit_callers", "Callers whose quota bucket is not full (tracked in memory).", () => quota?.size ?? 0)
+      registry.gauge("equides_quota_store_up", "1 when the quota store answers (always, in memory); 0 while a shared store is unreachable and requests pass without quota.", () => quota === undefined || quota.up ? 1 : 0)
       return gatekeeper
     })
   )

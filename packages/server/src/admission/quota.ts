@@ -32,6 +32,17 @@ export interface QuotaState {
   readonly retryAfterSeconds: number
 }
 
+/**
+ * What a bucket holding `tokens` (after the request, when allowed) tells the caller: the values of
+ * `RateLimit` and `Retry-After`, whichever store holds the bucket.
+ */
+export const quotaState = (rate: number, burst: number, tokens: number, allowed: boolean, cost: number): QuotaState => ({
+  allowed,
+  remaining: Math.max(0, Math.floor(tokens)),
+  resetSeconds: Math.max(0, Math.ceil((burst - tokens) / rate)),
+  retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((cost - tokens) / rate))
+})
+
 interface Bucket {
   tokens: number
   at: number
@@ -66,12 +77,12 @@ export class TokenBuckets {
   }
 
   private state(tokens: number, allowed: boolean, cost: number): QuotaState {
-    return {
-      allowed,
-      remaining: Math.max(0, Math.floor(tokens)),
-      resetSeconds: Math.max(0, Math.ceil((this.burst - tokens) / this.rate)),
-      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((cost - tokens) / this.rate))
-    }
+    return quotaState(this.rate, this.burst, tokens, allowed, cost)
+  }
+
+  /** Always reachable (a shared store may not be: see `admission/quotaStore.ts`). */
+  get up(): boolean {
+    return true
   }
 
   /**
@@ -110,13 +121,16 @@ export class TokenBuckets {
 
   private makeRoom(now: number): void {
     this.sweep(now)
-    if (this.buckets.size < this.maxCallers) return
-    // Still full: drop the oldest tenth (insertion order), who start again with a full bucket.
-    let drop = Math.max(1, Math.floor(this.maxCallers / 10))
-    for (const key of this.buckets.keys()) {
-      if (drop-- <= 0) break
-      this.buckets.delete(key)
-    }
+    if (this.buckets.size >= this.maxCallers) dropOldestTenth(this.buckets, this.maxCallers)
+  }
+}
+
+/** A map of callers still full after a sweep: its oldest tenth (insertion order) is dropped, and they start again with a full bucket. */
+export const dropOldestTenth = (callers: Map<string, unknown>, maxCallers: number): void => {
+  let drop = Math.max(1, Math.floor(maxCallers / 10))
+  for (const key of callers.keys()) {
+    if (drop-- <= 0) break
+    callers.delete(key)
   }
 }
 

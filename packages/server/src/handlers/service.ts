@@ -3,6 +3,7 @@ import { API_VERSION, Api, Dataset, discovery, meta, type Sante } from "@equides
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
+import { Admission } from "../admission/Gatekeeper.ts"
 import { prefersHtml } from "../admission/negotiation.ts"
 import { openApiDocument } from "../openapi.ts"
 import { homePage } from "../pages.ts"
@@ -13,6 +14,7 @@ export const ServiceHandlers = HttpApiBuilder.group(
   "service",
   Effect.fnUntraced(function*(handlers) {
     const data = yield* Dataset
+    const { quota } = yield* Admission
     const sante: Sante = { statut: data.size > 0 ? "ok" : "indisponible", lignes: data.size, version: API_VERSION }
     // The probes' 503 carries Retry-After, which a typed error value cannot: answered as a response.
     const probe = data.size > 0
@@ -30,7 +32,8 @@ export const ServiceHandlers = HttpApiBuilder.group(
     return handlers.handleAll({
       discovery: ({ request }) => Effect.succeed(prefersHtml(request.headers["accept"]) ? html : json),
       healthz: () => probe,
-      readyz: () => probe,
+      // Still ready when the shared quota is degraded (requests pass without it), but it says so.
+      readyz: () => (data.size > 0 && quota?.up === false ? Effect.succeed({ ...sante, quota: "degraded" as const }) : probe),
       openapi: () => Effect.succeed(openapi),
       meta: () => Effect.succeed(meta(data))
     })
