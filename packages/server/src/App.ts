@@ -17,6 +17,7 @@ import { StatsHandlers } from "./handlers/stats.ts"
 import { DisponibiliteLive, QuotaLive } from "./middleware/availability.ts"
 import { ValidationLive } from "./middleware/validation.ts"
 import { PipelineLive } from "./pipeline.ts"
+import { ReferenceRoutes } from "./reference.ts"
 
 /**
  * The handlers of every group, with the API middleware they apply (resolved when routes are built).
@@ -40,7 +41,7 @@ export const HandlersLive = makeHandlers()
  * opens: a request accepted while the application is still being built would wait unanswered.
  */
 export const makeApp = (stats: typeof StatsHandlers = StatsHandlers) =>
-  Layer.mergeAll(HttpApiBuilder.layer(Api).pipe(Layer.provide(makeHandlers(stats))), DocumentationRoute, PipelineLive)
+  Layer.mergeAll(HttpApiBuilder.layer(Api).pipe(Layer.provide(makeHandlers(stats))), DocumentationRoute, ReferenceRoutes, PipelineLive)
 
 export const ApiLive = HttpApiBuilder.layer(Api).pipe(Layer.provide(HandlersLive))
 

@@ -23,6 +23,7 @@ import { isOversized, scanQuery } from "./middleware/requestSize.ts"
 import { targetProblem } from "./middleware/requestTarget.ts"
 import { ResponseCache } from "./middleware/responseCache.ts"
 import { prefersHtml } from "./negotiation.ts"
+import { REFERENCE_ROUTES } from "./reference.ts"
 import { CACHE_POLICY, COMMON_HEADERS } from "./responseHeaders.ts"
 import { Telemetry } from "./telemetry.ts"
 
@@ -39,7 +40,7 @@ const routeTemplates = (): FindMyWay.Router<string> => {
     onGroup: () => {},
     onEndpoint: ({ endpoint }) => router.on("GET", endpoint.path as HttpRouter.PathInput, endpoint.path)
   })
-  router.on("GET", DOCUMENTATION_ROUTE, DOCUMENTATION_ROUTE)
+  for (const page of [DOCUMENTATION_ROUTE, ...REFERENCE_ROUTES]) router.on("GET", page, page)
   return router
 }
 

@@ -165,7 +165,10 @@ const Contract = Effect.gen(function*() {
     }
     const contentType = response.headers["content-type"]
     if (contentType === JSON_TYPE) extra["content-type"] = JSON_UTF8
-    else if (contentType?.startsWith("text/html") === true) Object.assign(extra, PAGE_SECURITY_HEADERS)
+    // A page that states its own policy (the interactive reference runs scripts) keeps it.
+    else if (contentType?.startsWith("text/html") === true && response.headers["content-security-policy"] === undefined) {
+      Object.assign(extra, PAGE_SECURITY_HEADERS)
+    }
     if (policy !== undefined) extra["ratelimit-policy"] = policy
 
     const body = response.body

@@ -5,7 +5,7 @@ export { ConsanguiniteApi, DEFINITIONS_CONSANGUINITE } from "./consanguinite.ts"
 export { EquidesApi } from "./equides.ts"
 export { admittedValuesHint, nearestName, unknownParameterHint } from "./hints.ts"
 export { Disponibilite, Quota, Validation } from "./middleware.ts"
-export { completeDocument, operationsOf } from "./openapi.ts"
+export { completeDocument, operationsOf, REFERENCE_PATH } from "./openapi.ts"
 export { type ParamDoc, ParamDocs, paramDocsOf } from "./params.ts"
 export {
   DOCUMENTATION_PATH,

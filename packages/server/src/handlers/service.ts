@@ -4,7 +4,7 @@ import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { prefersHtml } from "../negotiation.ts"
-import { openApiDocument } from "../openapi.ts"
+import { servedDescription } from "../openapi.ts"
 import { homePage } from "../pages.ts"
 import { RETRY_AFTER_NO_DATA_SECONDS } from "../problems.ts"
 
@@ -26,7 +26,7 @@ export const ServiceHandlers = HttpApiBuilder.group(
       headers: { vary: "Accept" }
     })
     const json = HttpServerResponse.jsonUnsafe(discovery(data), { headers: { vary: "Accept" } })
-    const openapi = HttpServerResponse.jsonUnsafe(openApiDocument(data))
+    const openapi = HttpServerResponse.jsonUnsafe(servedDescription(data).document)
     return handlers.handleAll({
       discovery: ({ request }) => Effect.succeed(prefersHtml(request.headers["accept"]) ? html : json),
       healthz: () => probe,
