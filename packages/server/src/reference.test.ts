@@ -44,11 +44,9 @@ const visit = async (executablePath: string, base: string): Promise<Visit> => {
     page.on("request", (request) => {
       if (!request.url().startsWith(base) && !request.url().startsWith("data:")) foreign.push(request.url())
     })
-    await page.addInitScript(() => {
-      const seen: Array<string> = []
-      ;(globalThis as unknown as { violations: Array<string> }).violations = seen
-      document.addEventListener("securitypolicyviolation", (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`))
-    })
+    // Runs in the page (a string: this file is type-checked without the DOM library).
+    await page.addInitScript(`globalThis.violations = [];
+      document.addEventListener("securitypolicyviolation", (event) => globalThis.violations.push(event.violatedDirective + " " + event.blockedURI))`)
     await page.goto(`${base}${REFERENCE_PATH}`, { waitUntil: "load" })
     await page.locator(".opblock").first().waitFor({ timeout: 20_000 })
     const operations = await page.locator(".opblock").count()
