@@ -101,5 +101,5 @@ layer(testServer(fromRecords(FAMILY)))("package", (it) => {
       } finally {
         rmSync(dir, { recursive: true, force: true })
       }
-    }), { timeout: 120_000 })
+    }), { timeout: 180_000 })
 })
