@@ -1,18 +1,21 @@
 /**
  * The interactive reference in a real browser (the system Chromium, headless): under the page's
  * own `Content-Security-Policy` it renders every operation of the document, nothing is blocked or
- * fetched from another origin, and "Try it out" runs a request against the same server.
+ * fetched from another origin, "Try it out" runs a request against the same server, and axe-core
+ * finds no WCAG 2 A/AA violation on the page with an operation open and its answer shown.
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { fromRecords, REFERENCE_PATH } from "@equides/domain"
 import { Effect } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { chromium } from "playwright-core"
 import { requiredProgram } from "./testing/programs.ts"
 import { call, FAMILY, serverUrl, testServer } from "./testing.ts"
 
+const require = createRequire(import.meta.url)
 const CHROMIUM = requiredProgram("chromium", "chromium", ["/usr/bin/chromium"])
 
 const ARGS = [
@@ -26,7 +29,11 @@ const ARGS = [
   "--disable-sync"
 ]
 
+/** An accessibility finding of axe-core: impact, rule, the first nodes. */
+type Finding = string
+
 interface Visit {
+  readonly accessibility: ReadonlyArray<Finding>
   readonly operations: number
   readonly violations: ReadonlyArray<string>
   readonly foreign: ReadonlyArray<string>
@@ -60,7 +67,11 @@ const visit = async (executablePath: string, base: string): Promise<Visit> => {
     const tryItStatus = (await status.textContent())?.trim() ?? ""
     const tryItBody = (await stats.locator(".live-responses-table tbody .response-col_description pre").first().textContent()) ?? ""
     const violations = await page.evaluate(() => (globalThis as unknown as { violations: Array<string> }).violations)
-    return { operations, violations, foreign, tryItStatus, tryItBody }
+    // axe-core evaluated through the debugging protocol (the page's policy admits no injected script).
+    await page.evaluate(readFileSync(require.resolve("axe-core/axe.min.js"), "utf8"))
+    const accessibility = await page.evaluate(`axe.run(document, { runOnly: ["wcag2a", "wcag2aa"] })
+      .then((r) => r.violations.map((v) => v.impact + " " + v.id + ": " + v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")))`) as Array<Finding>
+    return { accessibility, operations, violations, foreign, tryItStatus, tryItBody }
   } finally {
     await context.close()
     rmSync(profile, { recursive: true, force: true })
@@ -69,7 +80,7 @@ const visit = async (executablePath: string, base: string): Promise<Visit> => {
 
 describe.skipIf(CHROMIUM === undefined)("reference in Chromium", () => {
   layer(testServer(fromRecords(FAMILY)))("reference", (it) => {
-    it.effect("renders every operation under its policy and tries a request on the same origin", () =>
+    it.effect("renders every operation under its policy, tries a request on the same origin, passes axe (WCAG 2 A/AA)", () =>
       Effect.gen(function*() {
         const document = (yield* call("/openapi.json")).json as { paths: Record<string, Record<string, unknown>> }
         const expected = Object.values(document.paths).reduce((sum, item) => sum + Object.keys(item).length, 0)
@@ -80,7 +91,8 @@ describe.skipIf(CHROMIUM === undefined)("reference in Chromium", () => {
         assert.deepStrictEqual(seen.foreign, [])
         assert.strictEqual(seen.tryItStatus, "200")
         assert.include(seen.tryItBody, "\"total\"")
-      }), { timeout: 60_000 })
+        assert.deepStrictEqual(seen.accessibility, [])
+      }), { timeout: 120_000 })
 
     it.effect("serves the page with a policy that allows only its own origin, and refuses parameters", () =>
       Effect.gen(function*() {
