@@ -17,6 +17,7 @@ import { StatsHandlers } from "./handlers/stats.ts"
 import { DisponibiliteLive, QuotaLive } from "./middleware/availability.ts"
 import { ValidationLive } from "./middleware/validation.ts"
 import { PipelineLive } from "./pipeline/Pipeline.ts"
+import { ReferenceRoutes } from "./reference.ts"
 
 /**
  * The handlers of every group, with the API middleware they apply (resolved when routes are built).
@@ -38,5 +39,5 @@ export const makeHandlers = (stats: typeof StatsHandlers = StatsHandlers) =>
  * opens: a request accepted while the application is still being built would wait unanswered.
  */
 export const makeApp = (stats: typeof StatsHandlers = StatsHandlers) =>
-  Layer.mergeAll(HttpApiBuilder.layer(Api).pipe(Layer.provide(makeHandlers(stats))), DocumentationRoute, PipelineLive)
+  Layer.mergeAll(HttpApiBuilder.layer(Api).pipe(Layer.provide(makeHandlers(stats))), DocumentationRoute, ReferenceRoutes, PipelineLive)
 

@@ -1,26 +1,64 @@
-/** `GET /documentation`: the HTML guide, with one anchored section per problem type. */
-import { ParametreInvalide, Refusals, unknownParameterHint } from "@equides/domain"
+/**
+ * `GET /documentation`: the HTML guide, with a runnable `curl` request and an excerpt of its real
+ * answer for every route (from the loaded data, made on first use), and one anchored section per
+ * problem type.
+ */
+import { Dataset, type DatasetData, ParametreInvalide, Refusals, unknownParameterHint } from "@equides/domain"
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { documentationPage } from "./pages.ts"
+import { servedDescription } from "./openapi.ts"
+import { documentationPage, escape } from "./pages.ts"
 import { problemResponse } from "./problems.ts"
 
 export const DOCUMENTATION_ROUTE = "/documentation" as const
 
-const page = HttpServerResponse.text(documentationPage, { contentType: "text/html; charset=utf-8" })
+/** Lines of an answer shown; the rest is elided. */
+const EXCERPT_LINES = 16
 
-export const DocumentationRoute = HttpRouter.add(
-  "GET",
-  DOCUMENTATION_ROUTE,
+/** The first lines of a JSON body, pretty-printed, `…` marking what is left out. */
+export const excerptOf = (body: unknown): string => {
+  const lines = (JSON.stringify(body, null, 2) ?? "null").split("\n")
+  return lines.length <= EXCERPT_LINES ? lines.join("\n") : [...lines.slice(0, EXCERPT_LINES), "…"].join("\n")
+}
+
+const examplesSection = (data: DatasetData): string => {
+  const { requests } = servedDescription(data).examples
+  if (requests.length === 0) return ""
+  const items = requests.map(({ answer, route, url }) =>
+    `<h3>GET ${escape(route)}</h3>
+<pre><code>curl -s "$API${escape(url)}"</code></pre>
+<pre><code>${escape(excerptOf(answer()))}</code></pre>`
+  ).join("\n")
+  return `<h2 id="exemples">Exemples</h2>
+<p>Chaque requête ci-dessous s'exécute telle quelle dans un shell après <code>API=http://localhost:8080</code> (l'origine de ce
+service) ; la réponse montrée en est le début, tirée des données chargées.</p>
+${items}
+`
+}
+
+/** The answer of a page to any query parameter: it admits none. */
+export const refusedParameter = (name: string) =>
+  problemResponse(
+    new ParametreInvalide({
+      detail: Refusals.parameterNotAdmitted(name),
+      parametre: name,
+      indice: unknownParameterHint(name, [])
+    })
+  )
+
+export const DocumentationRoute = HttpRouter.use((router) =>
   Effect.gen(function*() {
-    const query = yield* HttpServerRequest.ParsedSearchParams
-    const name = Object.keys(query)[0]
-    if (name === undefined) return page
-    return yield* problemResponse(
-      new ParametreInvalide({
-        detail: Refusals.parameterNotAdmitted(name),
-        parametre: name,
-        indice: unknownParameterHint(name, [])
+    const data = yield* Dataset
+    let page: HttpServerResponse.HttpServerResponse | undefined
+    yield* router.add(
+      "GET",
+      DOCUMENTATION_ROUTE,
+      Effect.gen(function*() {
+        const query = yield* HttpServerRequest.ParsedSearchParams
+        const name = Object.keys(query)[0]
+        if (name !== undefined) return yield* refusedParameter(name)
+        page ??= HttpServerResponse.text(documentationPage(examplesSection(data)), { contentType: "text/html; charset=utf-8" })
+        return page
       })
     )
   })

@@ -1,33 +1,51 @@
 /**
  * The OpenAPI document served at `/openapi.json`: generated from the API definition (parameters,
- * bounds and problems included, see `@equides/domain` `api/`), plus examples taken from the
- * loaded data where they are cheap: an identifier (the equid with the most direct offspring, so
- * that its pedigree and offspring are worth a look) and the first word of its name for `q`.
+ * bounds, problems and headers included, see `@equides/domain` `api/`), plus an example on every
+ * parameter: taken from the loaded data where the value is data (`examples.ts`), else the
+ * parameter's default or first admitted value.
  */
-import { Api, type DatasetData, foldWords, idOf, nomOf, operationsOf } from "@equides/domain"
+import { Api, type DatasetData, operationsOf } from "@equides/domain"
 import { OpenApi } from "effect/http-api"
+import { type Examples, examplesOf } from "./examples.ts"
 
-/** The row with the most direct offspring (first in file order on ties), or undefined when empty. */
-const exampleRow = (data: DatasetData): number | undefined => {
-  if (data.size === 0) return undefined
-  const offsets = data.progeny.offsets
-  let best = 0
-  for (let row = 1; row < data.size; row++) {
-    if (offsets[row + 1] - offsets[row] > offsets[best + 1] - offsets[best]) best = row
+type Schema = Record<string, any>
+
+/** A value the documented schema admits and that says something: its default, else its first admitted value. */
+const schemaExample = (schema: Schema): unknown => {
+  if (schema.type === "array") {
+    const item = schemaExample(schema.items ?? {})
+    return item === undefined ? undefined : [item]
   }
-  return best
+  return schema.default ?? schema.enum?.[0] ?? schema.minimum
 }
 
-export const openApiDocument = (data: DatasetData): Record<string, any> => {
+/** The document, each parameter carrying an example (`fromData` first). */
+export const openApiDocument = (fromData: Readonly<Record<string, unknown>>): Record<string, any> => {
   const doc: Record<string, any> = OpenApi.fromApi(Api)
-  const row = exampleRow(data)
-  if (row === undefined) return doc
-  const examples: Record<string, string | undefined> = { id: idOf(data, row), q: foldWords(nomOf(data, row))[0]?.toLowerCase() }
   for (const { operation } of operationsOf(doc)) {
     for (const parameter of operation.parameters ?? []) {
-      const example = examples[parameter.name]
-      if (example !== undefined && (parameter.in === "path" || parameter.name === "q")) parameter.example = example
+      const example = fromData[parameter.name] ?? schemaExample(parameter.schema ?? {})
+      if (example !== undefined) parameter.example = example
     }
   }
   return doc
+}
+
+export interface ServedDescription {
+  readonly document: Record<string, any>
+  readonly examples: Examples
+}
+
+const described = new WeakMap<DatasetData, ServedDescription>()
+
+/** The document and the examples of a Dataset, made once (`/openapi.json` and `/documentation` share them). */
+export const servedDescription = (data: DatasetData): ServedDescription => {
+  const known = described.get(data)
+  if (known !== undefined) return known
+  let document: Record<string, any> = {}
+  const examples = examplesOf(data, () => document)
+  document = openApiDocument(examples.parameters)
+  const made = { document, examples }
+  described.set(data, made)
+  return made
 }

@@ -5,13 +5,14 @@
 import { API_VERSION, DEFINITIONS_CONSANGUINITE, ENDPOINTS, GABARITS_URL, NOM_SERVICE, PROBLEM_TYPES } from "@equides/domain"
 import { createHash } from "node:crypto"
 
-const escape = (text: string): string =>
+export const escape = (text: string): string =>
   text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll("\"", "&quot;")
 
 /** The pages' only style sheet, inline: allowed by its digest, so the policy needs no `unsafe-inline`. */
 const STYLE = `
 body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#222}
 code{background:#f3f3f3;padding:0 .2em;border-radius:3px}
+pre{background:#f3f3f3;padding:.5rem;overflow-x:auto;font-size:.85rem}
 section{border-top:1px solid #ddd;margin-top:1.5rem}
 table{border-collapse:collapse}td,th{padding:.2rem .6rem;text-align:left;vertical-align:top}
 `
@@ -77,7 +78,8 @@ const problemSections = PROBLEM_TYPES.map((problem) =>
 </section>`
 ).join("\n")
 
-export const documentationPage: string = page(
+/** `/documentation`, with `examples`: the HTML of the example requests and answers (may be empty). */
+export const documentationPage = (examples: string): string => page(
   `${NOM_SERVICE} — documentation`,
   `<h1>${escape(NOM_SERVICE)} — documentation</h1>
 <p>API JSON publique, en lecture seule, sans authentification, sur une extraction datée des fiches publiques du registre
@@ -106,7 +108,8 @@ une <code>limite</code> hors bornes est ramenée à la borne.</li>
 <table>
 ${routes}
 </table>
-
+<p>Référence interactive (essai des requêtes depuis le navigateur) : <a href="/documentation/reference"><code>/documentation/reference</code></a>.</p>
+${examples}
 <h2 id="gabarits">Gabarits d'URL</h2>
 <table>
 ${templates}

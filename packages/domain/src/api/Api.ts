@@ -3,7 +3,7 @@
  * an unknown query parameter a 400 on every route, and the OpenAPI metadata.
  */
 import { HttpApi, OpenApi } from "effect/http-api"
-import { API_VERSION } from "../query/meta.ts"
+import { API_VERSION, LICENCE_DONNEES, LICENCE_DONNEES_URL } from "../query/meta.ts"
 import { ConsanguiniteApi } from "./consanguinite.ts"
 import { EquidesApi } from "./equides.ts"
 import { Quota, Validation } from "./middleware.ts"
@@ -29,6 +29,9 @@ export class Api extends HttpApi.make("equides-api")
       "Toutes les routes répondent à GET et HEAD en application/json; charset=utf-8, les erreurs en application/problem+json (RFC 9457, type relatif " +
       "vers /documentation). Tout paramètre de requête non listé pour une route est refusé (400). Aucune authentification. " +
       "Réutilisation : citer source et ingere_le de /v1/meta.",
+    license: { name: LICENCE_DONNEES, url: LICENCE_DONNEES_URL },
+    // Relative: the document describes the origin that serves it (a replica, a test server on port 0).
+    servers: [{ url: "/", description: "L'origine qui sert ce document" }],
     transform: completeDocument
   }))
 {}

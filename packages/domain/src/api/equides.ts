@@ -80,7 +80,12 @@ export class EquidesApi extends HttpApiGroup.make("equides")
       query: NoQuery,
       success: Equide,
       error: Introuvable
-    }).annotateMerge(documented(idPath)).annotateMerge(OpenApi.annotations({ summary: "Un équidé (fiche complète)" })),
+    }).annotateMerge(documented(idPath)).annotateMerge(OpenApi.annotations({
+      summary: "Un équidé (fiche complète)",
+      description:
+        "Identité, race, robe, sexe, année de naissance, filiation (pere, mere, pere_de_mere : Reference, dont la race suit la nomenclature du lien), " +
+        "performances, nombre de descendants et URL de la fiche publique. Un identifiant inconnu et un identifiant mal formé reçoivent la même réponse 404."
+    })),
     HttpApiEndpoint.get("pedigree", "/v1/equides/:id/pedigree", {
       params: idPath.fields,
       query: pedigreeQuery.fields,

@@ -4,8 +4,18 @@
  * (it splits commas, folds case and accents and checks each value against its reference list);
  * only `annee_min` and `annee_max` are decoded here, as integers.
  */
+import { Schema } from "effect"
 import { SEXES } from "../vocabulary.ts"
-import { int, raw, repeatable } from "./params.ts"
+import { int, IntFromString, oneOf, raw, repeatable } from "./params.ts"
+
+/**
+ * One `sexe` element: one of the four values or several separated by commas, in any letter case.
+ * The server decodes with the very pattern the document shows, so they cannot disagree (an
+ * accented spelling, which folding would otherwise admit, is refused).
+ */
+const caseFree = (value: string): string => [...value].map((c) => `[${c.toUpperCase()}${c.toLowerCase()}]`).join("")
+const sexeValue = `(?:${SEXES.map(caseFree).join("|")})`
+export const SEXE_PATTERN = `^\\s*${sexeValue}\\s*(?:,\\s*${sexeValue}\\s*)*$`
 
 const list = (what: string, referentiel: string) =>
   repeatable({
@@ -22,15 +32,17 @@ export const filterDefs = {
   robe: list("Robe.", "robes"),
   sexe: repeatable({
     description:
-      "Sexe. Répétable ou séparé par des virgules ; insensible à la casse. Valeurs : Femelle, Male, Hongre, Indeter (référentiel sexes).",
-    items: { type: "string", enum: SEXES },
+      "Sexe. Répétable ou séparé par des virgules ; insensible à la casse (pas aux accents). Valeurs : Femelle, Male, Hongre, Indeter (référentiel sexes).",
+    items: { type: "string", pattern: SEXE_PATTERN },
+    item: Schema.String.check(Schema.isPattern(new RegExp(SEXE_PATTERN), { expected: `une des valeurs ${SEXES.join(", ")}` })),
     expected: `une des valeurs ${SEXES.join(", ")}`
   }),
   discipline: list("Seulement les équidés portant des performances dans cette discipline.", "disciplines"),
   indice: list("Seulement les équidés portant un indice de ce code.", "codes_indice"),
   annee_naissance: repeatable({
-    description: "Année de naissance. Répétable ou séparé par des virgules.",
+    description: "Année de naissance. Répétable (?annee_naissance=2010&annee_naissance=2011) ; une liste séparée par des virgules est refusée.",
     items: { type: "integer" },
+    item: IntFromString,
     expected: "un entier (année)"
   }),
   statut_reproducteur: list("Statut de reproducteur déclaré par la source (indépendant des produits connus).", "statuts_reproducteur"),
@@ -41,11 +53,9 @@ export const filterDefs = {
   }),
   annee_min: int({ description: "Année de naissance minimale, incluse." }),
   annee_max: int({ description: "Année de naissance maximale, incluse." }),
-  avec_performances: raw({
+  avec_performances: oneOf(["true", "false", "1", "0", "oui", "non"], {
     description:
       "true (ou 1, oui) : seulement les équidés portant au moins un indice publié ; false (ou 0, non) : seulement ceux qui n'en portent aucun " +
-      "(ce qui signifie seulement qu'aucun indice n'est publié, environ les trois quarts du jeu de données).",
-    schema: { type: "string", enum: ["true", "false", "1", "0", "oui", "non"] },
-    expected: "true, false, 1, 0, oui ou non"
+      "(ce qui signifie seulement qu'aucun indice n'est publié, environ les trois quarts du jeu de données). Écrit en minuscules."
   })
 } as const

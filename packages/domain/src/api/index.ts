@@ -6,7 +6,7 @@ export { EquidesApi } from "./equides.ts"
 export { admittedValuesHint, nearestName, unknownParameterHint } from "../refusal/hints.ts"
 export * as Refusals from "../refusal/messages.ts"
 export { Disponibilite, Quota, Validation } from "./middleware.ts"
-export { completeDocument, operationsOf } from "./openapi.ts"
+export { completeDocument, operationsOf, REFERENCE_PATH } from "./openapi.ts"
 export { type ParamDoc, ParamDocs, paramDocsOf } from "./params.ts"
 export {
   DOCUMENTATION_PATH,

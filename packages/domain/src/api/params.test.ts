@@ -8,11 +8,13 @@ import { clamp, IntFromString, NoQuery, paramDocsOf } from "./params.ts"
 const decodeInt = Schema.decodeUnknownExit(IntFromString)
 
 describe("IntFromString", () => {
-  it("reads -?[0-9]+ only", () => {
+  it("reads a JSON number whose value is a safe integer (what the document's type: integer admits)", () => {
     expect(decodeInt("42")).toStrictEqual(Exit.succeed(42))
     expect(decodeInt("-7")).toStrictEqual(Exit.succeed(-7))
-    expect(decodeInt("007")).toStrictEqual(Exit.succeed(7))
-    for (const text of ["", " 1", "1 ", "+1", "1.0", "1e2", "0x10", "abc", "1234567890123456"]) {
+    expect(decodeInt("5.0")).toStrictEqual(Exit.succeed(5))
+    expect(decodeInt("1e2")).toStrictEqual(Exit.succeed(100))
+    expect(decodeInt("0.5e1")).toStrictEqual(Exit.succeed(5))
+    for (const text of ["", " 1", "1 ", "+1", "007", "1.5", "1e-1", "0x10", "abc", "1.", ".5", "12345678901234567", "9007199254740993"]) {
       expect(Exit.isFailure(decodeInt(text)), text).toBe(true)
     }
   })

@@ -38,9 +38,13 @@ export const paramDocsOf = (annotations: Context.Context<never>): ReadonlyArray<
 // Decoding schemas
 // -----------------------------------------------------------------------------
 
-/** An integer written `-?[0-9]+` (no sign `+`, exponent, decimals or spaces), within the safe range. */
+/**
+ * An integer written as a JSON number whose value is an integer within the safe range: `5`, and
+ * also `5.0` or `5e0`, which JSON Schema (and so a validator reading the OpenAPI document's
+ * `type: integer`) counts as the integer 5. Refused: `+5`, `05`, spaces, `5.5`.
+ */
 export const IntFromString = Schema.String.check(
-  Schema.isPattern(/^-?[0-9]{1,15}$/, { expected: "un entier" })
+  Schema.isPattern(/^-?(?:0|[1-9][0-9]{0,15})(?:\.[0-9]{1,16})?(?:[eE][+-]?[0-9]{1,3})?$/, { expected: "un entier" })
 ).pipe(
   Schema.decodeTo(
     Schema.Int,
@@ -137,13 +141,13 @@ export const oneOf = <const L extends ReadonlyArray<string>>(values: L, options:
   }
 }) satisfies ParamDef<Schema.Struct.Fields[string]>
 
-/** A required string, non-empty. */
+/** A required string, non-empty (a blank one is refused by the query: the pattern says so). */
 export const requiredText = (options: { readonly description: string }) => ({
   field: Schema.String.check(Schema.isNonEmpty()),
   doc: {
     required: true,
     description: options.description,
-    schema: { type: "string", minLength: 1 },
+    schema: { type: "string", minLength: 1, pattern: "\\S" },
     expected: "une chaîne non vide"
   }
 }) satisfies ParamDef<Schema.Struct.Fields[string]>
@@ -162,15 +166,17 @@ export const raw = (options: {
 }) satisfies ParamDef<Schema.Struct.Fields[string]>
 
 /**
- * A repeatable parameter (`?race=A&race=B`), passed raw to the query engine (which also splits
- * commas and validates each value); `items` documents one value.
+ * A repeatable parameter (`?race=A&race=B`), passed to the query engine (which also splits
+ * commas and validates each value against its reference list); `items` documents one value and
+ * `item`, when given, decodes it (by default any string).
  */
-export const repeatable = (options: {
+export const repeatable = <I extends Schema.Top = typeof Schema.String>(options: {
   readonly description: string
   readonly items: JsonSchemaFragment
   readonly expected: string
+  readonly item?: I
 }) => ({
-  field: Schema.optionalKey(Schema.Array(Schema.String)),
+  field: Schema.optionalKey(Schema.Array((options.item ?? Schema.String) as I)),
   doc: {
     required: false,
     description: options.description,

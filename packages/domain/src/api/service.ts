@@ -43,7 +43,11 @@ export class ServiceApi extends HttpApiGroup.make("service", { topLevel: true })
     HttpApiEndpoint.get("openapi", "/openapi.json", {
       query: NoQuery,
       success: DocumentOpenApi
-    }).middleware(Disponibilite).annotateMerge(OpenApi.annotations({ summary: "Description OpenAPI 3.1 du service" })),
+    }).middleware(Disponibilite).annotateMerge(OpenApi.annotations({
+      summary: "Description OpenAPI 3.1 du service",
+      description:
+        "Ce document : routes, paramètres (avec exemples tirés des données chargées), réponses et en-têtes. Une référence interactive le présente à /documentation/reference."
+    })),
     HttpApiEndpoint.get("meta", "/v1/meta", {
       query: NoQuery,
       success: Meta

@@ -33,7 +33,12 @@ export class StatsApi extends HttpApiGroup.make("stats")
     HttpApiEndpoint.get("global", "/v1/stats", {
       query: NoQuery,
       success: Stats
-    }).annotateMerge(OpenApi.annotations({ summary: "Comptages globaux, sans filtre" })),
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Comptages globaux, sans filtre",
+      description:
+        "Total, fiches avec et sans filiation, avec et sans performances, nombres de races, robes et disciplines, années extrêmes, répartition par sexe. " +
+        "« Sans performances » signifie seulement qu'aucun indice n'est publié."
+    })),
     HttpApiEndpoint.get("repartition", "/v1/stats/repartition", {
       query: repartitionQuery.fields,
       success: Repartition

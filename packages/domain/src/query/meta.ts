@@ -19,6 +19,9 @@ export const PRODUCTEUR_DONNEES = "Institut français du cheval et de l'équitat
  */
 export const LICENCE_DONNEES = "Licence Ouverte / Open Licence 2.0 (Etalab)"
 
+/** The text of that licence. */
+export const LICENCE_DONNEES_URL = "https://www.etalab.gouv.fr/licence-ouverte-open-licence/"
+
 /** Remarks on the data, its reuse regime and its known defects. */
 export const REMARQUES: ReadonlyArray<string> = [
   "Ces données sont une copie, obtenue par collecte automatique, des fiches publiques du registre ; ce service est indépendant de l'IFCE et du SIRE. Seules les fiches en ligne du registre font foi.",

@@ -61,7 +61,10 @@ export const shapeAnswer = (
   }
   const contentType = own["content-type"]
   if (contentType === JSON_TYPE) headers["content-type"] = JSON_UTF8
-  else if (contentType?.startsWith("text/html") === true) Object.assign(headers, PAGE_SECURITY_HEADERS)
+  // A page that states its own policy (the interactive reference runs scripts) keeps it.
+  else if (contentType?.startsWith("text/html") === true && own["content-security-policy"] === undefined) {
+    Object.assign(headers, PAGE_SECURITY_HEADERS)
+  }
   if (policy !== undefined) headers["ratelimit-policy"] = policy
   if (body === undefined || !compresses(status, contentType, body, to.negotiated)) return { status, headers, body }
   const coding = to.negotiated.coding as Exclude<Negotiated["coding"], "identity">

@@ -7,6 +7,7 @@ import { Api } from "@equides/domain"
 import { FindMyWay, type HttpRouter } from "effect/http"
 import { HttpApi } from "effect/http-api"
 import { DOCUMENTATION_ROUTE } from "../documentation.ts"
+import { REFERENCE_ROUTES } from "../reference.ts"
 
 /**
  * Paths are case-sensitive (the router's default is not): ids are, and one resource has one URI,
@@ -23,6 +24,6 @@ export const routeTemplates = (): FindMyWay.Router<string> => {
     onGroup: () => {},
     onEndpoint: ({ endpoint }) => router.on("GET", endpoint.path as HttpRouter.PathInput, endpoint.path)
   })
-  router.on("GET", DOCUMENTATION_ROUTE, DOCUMENTATION_ROUTE)
+  for (const page of [DOCUMENTATION_ROUTE, ...REFERENCE_ROUTES]) router.on("GET", page, page)
   return router
 }

@@ -5,7 +5,7 @@ import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Admission } from "../admission/Gatekeeper.ts"
 import { prefersHtml } from "../admission/negotiation.ts"
-import { openApiDocument } from "../openapi.ts"
+import { servedDescription } from "../openapi.ts"
 import { homePage } from "../pages.ts"
 import { RETRY_AFTER_NO_DATA_SECONDS } from "../problems.ts"
 
@@ -28,7 +28,7 @@ export const ServiceHandlers = HttpApiBuilder.group(
       headers: { vary: "Accept" }
     })
     const json = HttpServerResponse.jsonUnsafe(discovery(data), { headers: { vary: "Accept" } })
-    const openapi = HttpServerResponse.jsonUnsafe(openApiDocument(data))
+    const openapi = HttpServerResponse.jsonUnsafe(servedDescription(data).document)
     return handlers.handleAll({
       discovery: ({ request }) => Effect.succeed(prefersHtml(request.headers["accept"]) ? html : json),
       healthz: () => probe,

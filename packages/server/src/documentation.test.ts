@@ -1,0 +1,51 @@
+/**
+ * `/documentation` shows, for every operation of the API, a runnable `curl` request and an excerpt
+ * of its real answer: the request, run against the same server, answers 200 and its body begins
+ * with the excerpt. The OpenAPI document gives every parameter an example.
+ */
+import { assert, layer } from "@effect/vitest"
+import { fromRecords, operationsOf } from "@equides/domain"
+import { Effect } from "effect"
+import { excerptOf } from "./documentation.ts"
+import { call, FAMILY, testServer } from "./testing.ts"
+
+const unescape = (html: string): string =>
+  html.replaceAll("&quot;", "\"").replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&")
+
+/** The (route, URL, excerpt) triples of the page's examples section. */
+const examplesOf = (page: string): Array<{ readonly route: string; readonly url: string; readonly excerpt: string }> =>
+  [...page.matchAll(/<h3>GET ([^<]+)<\/h3>\n<pre><code>curl -s "\$API([^"]+)"<\/code><\/pre>\n<pre><code>([\s\S]*?)<\/code><\/pre>/g)]
+    .map((match) => ({ route: unescape(match[1]), url: unescape(match[2]), excerpt: unescape(match[3]) }))
+
+layer(testServer(fromRecords(FAMILY)))("documentation", (it) => {
+  it.effect("every API route has a curl request whose real answer begins with the excerpt shown", () =>
+    Effect.gen(function*() {
+      const page = yield* call("/documentation")
+      assert.strictEqual(page.status, 200)
+      const examples = examplesOf(page.text)
+      const document = (yield* call("/openapi.json")).json as Record<string, any>
+      const apiRoutes = operationsOf(document).map(({ path }) => path).filter((path) => !path.startsWith("/documentation"))
+      assert.sameMembers(examples.map(({ route }) => route), apiRoutes)
+      for (const { excerpt, url } of examples) {
+        const reply = yield* call(url)
+        assert.strictEqual(reply.status, 200, url)
+        const lines = excerpt.split("\n")
+        const shown = lines.at(-1) === "…" ? lines.slice(0, -1) : lines
+        assert.deepStrictEqual(excerptOf(reply.json).split("\n").slice(0, shown.length), shown, url)
+      }
+    }))
+
+  it.effect("the OpenAPI document gives every parameter an example its schema admits", () =>
+    Effect.gen(function*() {
+      const document = (yield* call("/openapi.json")).json as Record<string, any>
+      let count = 0
+      for (const { operation, path } of operationsOf(document)) {
+        for (const parameter of operation.parameters ?? []) {
+          count++
+          assert.isDefined(parameter.example, `${path} ${parameter.name}`)
+          if (parameter.schema.type === "array") assert.isArray(parameter.example, `${path} ${parameter.name}`)
+        }
+      }
+      assert.isAbove(count, 40)
+    }))
+})
