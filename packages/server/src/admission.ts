@@ -16,6 +16,7 @@ import { FindMyWay, type HttpRouter, type HttpServerResponse } from "effect/http
 import { HttpApi } from "effect/http-api"
 import { Settings, type ServerSettings } from "./config.ts"
 import { DOCUMENTATION_ROUTE } from "./documentation.ts"
+import { cachePolicyOf, EXPLORER_ROUTES } from "./explorer/paths.ts"
 import { makeNegotiator, type Negotiated } from "./middleware/compression.ts"
 import { ifNoneMatchMatches, makeEtagger } from "./middleware/conditional.ts"
 import { costOf, makeCallerKey, type QuotaState, rateLimitPolicy, TokenBuckets } from "./middleware/quota.ts"
@@ -40,6 +41,7 @@ const routeTemplates = (): FindMyWay.Router<string> => {
     onEndpoint: ({ endpoint }) => router.on("GET", endpoint.path as HttpRouter.PathInput, endpoint.path)
   })
   router.on("GET", DOCUMENTATION_ROUTE, DOCUMENTATION_ROUTE)
+  for (const route of EXPLORER_ROUTES) router.on("GET", route as HttpRouter.PathInput, route)
   return router
 }
 
@@ -192,7 +194,7 @@ export class Gatekeeper {
    * Cache-Control, Vary) plus those every response carries; no representation metadata.
    */
   notModifiedHeaders(exchange: Exchange): Record<string, string> {
-    const headers: Record<string, string> = { ...COMMON_HEADERS, vary: exchange.vary, "cache-control": CACHE_POLICY, etag: exchange.etag ?? "" }
+    const headers: Record<string, string> = { ...COMMON_HEADERS, vary: exchange.vary, "cache-control": cachePolicyOf(exchange.route) ?? CACHE_POLICY, etag: exchange.etag ?? "" }
     if (this.policy !== undefined) headers["ratelimit-policy"] = this.policy
     return headers
   }

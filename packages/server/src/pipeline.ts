@@ -34,6 +34,7 @@ import { compress, isCompressible, MIN_COMPRESSED_BYTES } from "./middleware/com
 import { Gate, type Waiter, watchdogTick } from "./middleware/concurrency.ts"
 import { MAX_QUERY_BYTES, MAX_QUERY_PARAMETERS } from "./middleware/requestSize.ts"
 import { rateLimitValue } from "./middleware/quota.ts"
+import { cachePolicyOf } from "./explorer/paths.ts"
 import { PAGE_SECURITY_HEADERS } from "./pages.ts"
 import { problemResponse } from "./problems.ts"
 import { ALLOW } from "./rawAnswers.ts"
@@ -160,7 +161,7 @@ const Contract = Effect.gen(function*() {
     if (noStore) {
       extra["cache-control"] = "no-store"
     } else {
-      extra["cache-control"] = CACHE_POLICY
+      extra["cache-control"] = cachePolicyOf(exchange.route) ?? CACHE_POLICY
       if (exchange.etag !== undefined) extra["etag"] = exchange.etag
     }
     const contentType = response.headers["content-type"]

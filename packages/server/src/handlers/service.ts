@@ -5,7 +5,7 @@ import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { prefersHtml } from "../negotiation.ts"
 import { openApiDocument } from "../openapi.ts"
-import { homePage } from "../pages.ts"
+import { homePage } from "../explorer/home.ts"
 import { RETRY_AFTER_NO_DATA_SECONDS } from "../problems.ts"
 
 export const ServiceHandlers = HttpApiBuilder.group(
@@ -21,7 +21,7 @@ export const ServiceHandlers = HttpApiBuilder.group(
         status: 503,
         headers: { "retry-after": String(RETRY_AFTER_NO_DATA_SECONDS), "cache-control": "no-store" }
       }))
-    const html = HttpServerResponse.text(homePage(data.size), {
+    const html = HttpServerResponse.text(homePage(meta(data)).markup, {
       contentType: "text/html; charset=utf-8",
       headers: { vary: "Accept" }
     })

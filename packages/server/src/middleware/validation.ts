@@ -49,12 +49,23 @@ export const parameterProblem = (
   endpoint: HttpApiEndpoint.Top,
   query: Readonly<Record<string, string | ReadonlyArray<string>>>,
   params: Readonly<Record<string, string | undefined>>
+): ParametreInvalide =>
+  issueProblem(error.cause.issue, error.kind === "Params" ? "path" : "query", paramDocsOf(endpoint.annotations), query, params)
+
+/**
+ * The problem of parameters that failed decoding against the schema their `docs` describe (the
+ * explorer's pages decode their query with the API's own parameter definitions, and refuse alike).
+ */
+export const issueProblem = (
+  schemaIssue: SchemaIssue.Issue,
+  location: "path" | "query",
+  docs: ReadonlyArray<ParamDoc>,
+  query: Readonly<Record<string, string | ReadonlyArray<string>>>,
+  params: Readonly<Record<string, string | undefined>>
 ): ParametreInvalide => {
-  const docs = paramDocsOf(endpoint.annotations)
-  const issue = formatIssues(error.cause.issue).issues[0]
+  const issue = formatIssues(schemaIssue).issues[0]
   const segment = issue?.path?.[0]
   const name = segment === undefined ? "" : String(typeof segment === "object" ? segment.key : segment)
-  const location = error.kind === "Params" ? "path" : "query"
   if (issue === undefined) {
     return new ParametreInvalide({ detail: "Les paramètres de la requête ne sont pas admis par cette route." })
   }
