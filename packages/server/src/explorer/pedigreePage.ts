@@ -26,7 +26,7 @@ const cell = (c: PedigreeCell, generations: number): Html => {
       return html`<div class="${place}"><span class="skip">${ROLE[c.role]}, génération ${c.generation} : </span><span>${horseLink(id, n.nom)}${
         slot.marker === undefined ? "" : marker(slot.marker)
       }</span><span class="meta">${details}${
-        c.generation === 0 ? "" : html` · <a href="${pedigreePath(id, generations)}" aria-label="Pedigree de ${nameOf(n.nom)}">re-raciner ici</a>`
+        c.generation === 0 ? "" : html` · <a href="${pedigreePath(id, generations)}">re-raciner ici<span class="skip"> : pedigree de ${nameOf(n.nom)}</span></a>`
       }</span></div>`
     }
     case "dangling":
