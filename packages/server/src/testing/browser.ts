@@ -59,6 +59,12 @@ export interface Viewport {
 export const DESKTOP: Viewport = { width: 1280, height: 900 }
 export const PHONE: Viewport = { width: 390, height: 844 }
 
+/**
+ * Pixels per CSS pixel. Half: screenshots are half the viewport's size, small enough for the
+ * documentation; layout (CSS pixels), and so every assertion, does not depend on it.
+ */
+const SCREENSHOT_SCALE = 0.5
+
 export interface OpenedPage {
   readonly page: Page
   /** Console errors, uncaught exceptions and failed requests seen so far (aborted fetches aside). */
@@ -77,7 +83,7 @@ export const openPage = (
     const browser = yield* Chromium
     const base = yield* serverUrl
     const context = yield* Effect.acquireRelease(
-      Effect.promise(() => browser.newContext({ viewport, reducedMotion: "reduce", locale: "fr-FR", baseURL: base })),
+      Effect.promise(() => browser.newContext({ viewport, deviceScaleFactor: SCREENSHOT_SCALE, reducedMotion: "reduce", locale: "fr-FR", baseURL: base })),
       (context) => Effect.promise(() => context.close())
     )
     const page = yield* Effect.promise(() => context.newPage())
@@ -130,10 +136,11 @@ export const horizontalOverflow = (page: Page): Effect.Effect<number> =>
 /** Where screenshots go: ignored by git (`.gitignore`), kept by CI as an artefact if it wants. */
 export const SCREENSHOT_DIR = join(import.meta.dirname, "../../../../test-output/screenshots")
 
+/** The viewport as a JPEG (small enough to copy into the documentation), at `SCREENSHOT_DIR/<name>.jpg`. */
 export const screenshot = (page: Page, name: string): Effect.Effect<string> =>
   step(async () => {
     mkdirSync(SCREENSHOT_DIR, { recursive: true })
-    const path = join(SCREENSHOT_DIR, `${name}.png`)
-    await page.screenshot({ path })
+    const path = join(SCREENSHOT_DIR, `${name}.jpg`)
+    await page.screenshot({ path, type: "jpeg", quality: 75 })
     return path
   })
