@@ -41,7 +41,8 @@ if (executable === undefined) {
     it("is skipped", () => {})
   })
 } else {
-  layer(browserTestLayer(executable), { timeout: TIMEOUT })("the explorer in a browser", (it) => {
+  // The real clock: the server and the browser run in real time (no TestClock to advance).
+  layer(browserTestLayer(executable), { timeout: TIMEOUT, excludeTestServices: true })("the explorer in a browser", (it) => {
     it.effect("search by keyboard → record → pedigree → an ancestor → its progeny → next page", () =>
       Effect.gen(function*() {
         const { page, errors } = yield* openPage("/explorer/")

@@ -1,5 +1,5 @@
 /** Pieces several pages share: a horse's name as a link, a parentage link, absent values. */
-import type { Reference } from "@equides/domain"
+import type { PaginationLinks, Reference } from "@equides/domain"
 import { type Html, html } from "./html.ts"
 import { recordPath } from "./paths.ts"
 
@@ -20,3 +20,11 @@ export const parentLink = (reference: Reference | undefined): Html => {
   if (reference.id !== undefined && reference.fiche_disponible !== false) return html`${horseLink(reference.id, reference.nom)}${race}`
   return html`${nameOf(reference.nom)}${race} <span class="muted">— fiche absente du jeu de données</span>`
 }
+
+/** Previous and next page links around a position (`12 à 20 sur 86`). */
+export const pager = (label: string, links: PaginationLinks, position: string): Html =>
+  html`<nav class="pager" aria-label="${label}">
+${links.precedent === null ? "" : html`<a href="${links.precedent}" rel="prev">← Page précédente</a>`}
+<span>${position}</span>
+${links.suivant === null ? "" : html`<a href="${links.suivant}" rel="next">Page suivante →</a>`}
+</nav>`

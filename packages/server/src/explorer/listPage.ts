@@ -7,7 +7,7 @@
 import { type Meta, type PageResumes, paginationLinks, type Repartition, SEXES, TRIS } from "@equides/domain"
 import { type Html, html } from "./html.ts"
 import { frenchNumber, layout } from "./layout.ts"
-import { ABSENT, horseLink } from "./links.ts"
+import { ABSENT, horseLink, pager } from "./links.ts"
 import { EXPLORER_LIST, listPath, type Pairs, queryString } from "./paths.ts"
 
 export type FacetDimension = "race" | "sexe" | "robe"
@@ -127,14 +127,10 @@ const results = (pairs: Pairs, page: PageResumes): Html => {
   const links = paginationLinks(EXPLORER_LIST, pairs, offset, limite, total)
   const first = Math.min(total, offset + 1)
   const last = Math.min(total, offset + page.donnees.length)
-  const pager = html`<nav class="pager" aria-label="Pages de résultats">
-${links.precedent === null ? "" : html`<a href="${links.precedent}" rel="prev">← Page précédente</a>`}
-<span>${total === 0 ? "" : `${frenchNumber(first)} à ${frenchNumber(last)} sur ${frenchNumber(total)}`}</span>
-${links.suivant === null ? "" : html`<a href="${links.suivant}" rel="next">Page suivante →</a>`}
-</nav>`
+  const nav = pager("Pages de résultats", links, total === 0 ? "" : `${frenchNumber(first)} à ${frenchNumber(last)} sur ${frenchNumber(total)}`)
   return html`<p role="status"><strong>${frenchNumber(total)}</strong> équidé${total > 1 ? "s" : ""} ${total > 1 ? "correspondent" : "correspond"} aux filtres.</p>
 ${links.note === undefined ? "" : html`<p class="note">${links.note}</p>`}
-${total === 0 ? "" : html`${pager}<div class="table-wrap"><table>
+${total === 0 ? "" : html`${nav}<div class="table-wrap"><table>
 <caption class="skip">Résultats</caption>
 <thead><tr><th scope="col">Nom</th><th scope="col">Race</th><th scope="col">Sexe</th><th scope="col" class="num">Année</th><th scope="col">Robe</th></tr></thead>
 <tbody>
@@ -144,7 +140,7 @@ ${page.donnees.map((r) =>
     }</td><td>${r.robe ?? ABSENT}</td></tr>`
   )}
 </tbody>
-</table></div>${pager}`}`
+</table></div>${nav}`}`
 }
 
 /** `pairs`: the page's own query, empty values dropped (the API request is `/v1/equides` with the same). */

@@ -5,7 +5,7 @@
 import { type Descendance, type Meta, paginationLinks, type Reference } from "@equides/domain"
 import { type Html, html } from "./html.ts"
 import { frenchNumber, layout } from "./layout.ts"
-import { ABSENT, horseLink, parentLink } from "./links.ts"
+import { ABSENT, horseLink, pager, parentLink } from "./links.ts"
 import { type Pairs, progenyPath, queryString } from "./paths.ts"
 
 export interface ProgenyView {
@@ -20,18 +20,14 @@ export const progenyPage = (meta: Meta, view: ProgenyView, pairs: Pairs): Html =
   const id = parent.id ?? ""
   const first = Math.min(total, offset + 1)
   const last = Math.min(total, offset + donnees.length)
-  const { precedent: previous, suivant: next } = paginationLinks(progenyPath(id), pairs, offset, limite, total)
-  const pager = html`<nav class="pager" aria-label="Pages de la descendance">
-${previous === null ? "" : html`<a href="${previous}" rel="prev">← Page précédente</a>`}
-<span>${total === 0 ? "" : `Produits ${frenchNumber(first)} à ${frenchNumber(last)} sur ${frenchNumber(total)}`}</span>
-${next === null ? "" : html`<a href="${next}" rel="next">Page suivante →</a>`}
-</nav>`
+  const links = paginationLinks(progenyPath(id), pairs, offset, limite, total)
+  const nav = pager("Pages de la descendance", links, total === 0 ? "" : `Produits ${frenchNumber(first)} à ${frenchNumber(last)} sur ${frenchNumber(total)}`)
   return layout(meta, {
     title: `Descendance de ${parent.nom ?? id}`,
     json: `/v1/equides/${id}/descendance${queryString(pairs)}`,
     body: html`<h1>Descendance de ${horseLink(id, parent.nom)}</h1>
 <p>${frenchNumber(total)} produit${total > 1 ? "s" : ""} direct${total > 1 ? "s" : ""} connu${total > 1 ? "s" : ""} (fiches ayant cet équidé pour père ou pour mère), par année de naissance.</p>
-${total === 0 ? "" : html`${pager}<div class="table-wrap"><table>
+${total === 0 ? "" : html`${nav}<div class="table-wrap"><table>
 <caption class="skip">Produits directs</caption>
 <thead><tr><th scope="col" class="num">Année</th><th scope="col">Nom</th><th scope="col">Sexe</th><th scope="col">Autre parent</th></tr></thead>
 <tbody>
@@ -40,7 +36,7 @@ ${donnees.map((p, i) =>
     )}
 </tbody>
 </table></div>
-${pager}`}
+${nav}`}
 ${offset >= total && total > 0 ? html`<p class="note">Cette page est au-delà du dernier produit.</p>` : ""}`
   })
 }
