@@ -86,7 +86,7 @@ const form = (pairs: Pairs, suggestions: Suggestions): Html => {
 </fieldset>
 <fieldset><legend>Identité</legend>
 ${repeatedInputs(pairs, "race", "Race", "l-race")}
-<fieldset><legend>Sexe</legend>${
+<fieldset class="choices"><legend>Sexe</legend>${
     SEXES.map((s) => html`<label><input type="checkbox" name="sexe" value="${s}"${sexes.has(s.toLowerCase()) ? html` checked` : ""}> ${s}</label>`)
   }</fieldset>
 ${repeatedInputs(pairs, "robe", "Robe", "l-robe")}
@@ -157,11 +157,11 @@ ${
         ? html`<div class="note" role="alert"><p><strong>Filtre refusé.</strong> ${outcome.detail}</p>${
           outcome.indice === undefined ? "" : html`<p>${outcome.indice}</p>`
         }</div>`
-        : html`${results(pairs, outcome.page)}
+        : html`<div class="results-layout"><div>${results(pairs, outcome.page)}</div>
 <section class="facets" aria-label="Comptages de la sélection">
 <h2>Dans cette sélection</h2>
 ${outcome.facets.map((r) => facet(pairs, r.dimension as FacetDimension, r))}
-</section>`
+</section></div>`
     }
 </div>
 </div>`
