@@ -1,6 +1,6 @@
 /**
- * The application: the HttpApi routes with their handlers and middleware, the documentation page
- * and the request pipeline. It needs a `Dataset`, the `Settings`, the `Telemetry` registry, the
+ * The application: the HttpApi routes with their handlers and middleware, the documentation page,
+ * the explorer's pages and the request pipeline. It needs a `Dataset`, the `Settings`, the `Telemetry` registry, the
  * `Admission` (shared with the Node server's front door) and the platform's HTTP services;
  * `main.ts` serves it over Node, tests over a test server.
  */
@@ -8,6 +8,7 @@ import { Api } from "@equides/domain"
 import { Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { DocumentationRoute } from "./documentation.ts"
+import { ExplorerRoutes } from "./explorer/routes.ts"
 import { ConsanguiniteHandlers } from "./handlers/consanguinite.ts"
 import { EquidesHandlers } from "./handlers/equides.ts"
 import { ReferentielsHandlers } from "./handlers/referentiels.ts"
@@ -39,5 +40,5 @@ export const makeHandlers = (stats: typeof StatsHandlers = StatsHandlers) =>
  * opens: a request accepted while the application is still being built would wait unanswered.
  */
 export const makeApp = (stats: typeof StatsHandlers = StatsHandlers) =>
-  Layer.mergeAll(HttpApiBuilder.layer(Api).pipe(Layer.provide(makeHandlers(stats))), DocumentationRoute, ReferenceRoutes, PipelineLive)
+  Layer.mergeAll(HttpApiBuilder.layer(Api).pipe(Layer.provide(makeHandlers(stats))), DocumentationRoute, ReferenceRoutes, ExplorerRoutes, PipelineLive)
 

@@ -10,7 +10,7 @@ import { excerptOf } from "./documentation.ts"
 import { call, FAMILY, testServer } from "./testing.ts"
 
 const unescape = (html: string): string =>
-  html.replaceAll("&quot;", "\"").replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&")
+  html.replaceAll("&quot;", "\"").replaceAll("&#39;", "'").replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&")
 
 /** The (route, URL, excerpt) triples of the page's examples section. */
 const examplesOf = (page: string): Array<{ readonly route: string; readonly url: string; readonly excerpt: string }> =>

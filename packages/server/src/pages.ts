@@ -1,30 +1,19 @@
 /**
- * The two HTML pages, for people: the home page (`GET /` when `Accept` prefers `text/html`) and
- * `/documentation`, with one anchored section per problem type (the targets of problems' `type`).
+ * The documentation page (`/documentation`), with one anchored section per problem type (the
+ * targets of problems' `type`), and the headers of every HTML page (the explorer's included).
  */
-import { API_VERSION, DEFINITIONS_CONSANGUINITE, ENDPOINTS, GABARITS_URL, NOM_SERVICE, PROBLEM_TYPES } from "@equides/domain"
-import { createHash } from "node:crypto"
+import { DEFINITIONS_CONSANGUINITE, ENDPOINTS, GABARITS_URL, NOM_SERVICE, PROBLEM_TYPES } from "@equides/domain"
+import { assetUrl, STYLESHEET } from "./explorer/assets.ts"
+import { escapeHtml as escape } from "./explorer/html.ts"
 
-export const escape = (text: string): string =>
-  text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll("\"", "&quot;")
-
-/** The pages' only style sheet, inline: allowed by its digest, so the policy needs no `unsafe-inline`. */
-const STYLE = `
-body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#222}
-code{background:#f3f3f3;padding:0 .2em;border-radius:3px}
-pre{background:#f3f3f3;padding:.5rem;overflow-x:auto;font-size:.85rem}
-section{border-top:1px solid #ddd;margin-top:1.5rem}
-table{border-collapse:collapse}td,th{padding:.2rem .6rem;text-align:left;vertical-align:top}
-`
+export { escape }
 
 /**
- * Headers of every HTML page: nothing but same-origin resources and this style sheet, no script,
- * no plugin, never framed (clickjacking), forms and `<base>` pinned to this origin.
+ * Headers of every HTML page: same-origin resources only (styles and scripts are files: no inline
+ * code at all), no plugin, never framed (clickjacking), forms and `<base>` pinned to this origin.
  */
 export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  "content-security-policy": `default-src 'self'; style-src 'sha256-${
-    createHash("sha256").update(STYLE).digest("base64")
-  }'; script-src 'none'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`,
+  "content-security-policy": "default-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
   "x-frame-options": "DENY"
 }
 
@@ -35,27 +24,16 @@ const page = (title: string, body: string): string =>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(title)}</title>
-<style>${STYLE}</style>
+<link rel="stylesheet" href="${assetUrl(STYLESHEET)}">
+<link rel="icon" href="/favicon.ico">
 </head>
 <body>
+<main class="doc narrow">
 ${body}
+</main>
 </body>
 </html>
 `
-
-export const homePage = (lignes: number): string =>
-  page(
-    NOM_SERVICE,
-    `<h1>${escape(NOM_SERVICE)}</h1>
-<p>API publique en lecture seule sur une extraction datée des fiches publiques du registre français des équidés
-(${lignes.toLocaleString("fr-FR")} fiches chargées). Version ${escape(API_VERSION)}.</p>
-<ul>
-<li><a href="/documentation">Documentation</a> : guide de l'API et types d'erreurs</li>
-<li><a href="/openapi.json">Description OpenAPI 3.1</a> (<code>/openapi.json</code>)</li>
-<li><a href="/v1/meta">Provenance, licence et qualité des données</a> (<code>/v1/meta</code>)</li>
-</ul>
-<p>Les programmes reçoivent ici un document JSON de découverte (<code>Accept: application/json</code>).</p>`
-  )
 
 const routes = Object.entries(ENDPOINTS)
   .map(([use, path]) => `<tr><td>${escape(use)}</td><td><code>GET ${escape(path)}</code></td></tr>`)

@@ -2,12 +2,12 @@
 export { Api } from "./Api.ts"
 export { type ApiClient, EquidesApiClient, makeApiClient } from "./client.ts"
 export { ConsanguiniteApi, DEFINITIONS_CONSANGUINITE } from "./consanguinite.ts"
-export { EquidesApi } from "./equides.ts"
+export { descendanceQuery, EquidesApi, listQuery, pedigreeQuery } from "./equides.ts"
 export { admittedValuesHint, nearestName, unknownParameterHint } from "../refusal/hints.ts"
 export * as Refusals from "../refusal/messages.ts"
 export { Disponibilite, Quota, Validation } from "./middleware.ts"
 export { completeDocument, operationsOf, REFERENCE_PATH } from "./openapi.ts"
-export { type ParamDoc, ParamDocs, paramDocsOf } from "./params.ts"
+export { NoQuery, type ParamDoc, ParamDocs, paramDocsOf } from "./params.ts"
 export {
   DOCUMENTATION_PATH,
   Introuvable,
@@ -23,7 +23,7 @@ export {
 export { ReferentielsApi } from "./referentiels.ts"
 export { SearchApi } from "./search.ts"
 export { DocumentOpenApi, PageAccueil, SanteIndisponible, ServiceApi } from "./service.ts"
-export { StatsApi } from "./stats.ts"
+export { repartitionQuery, StatsApi } from "./stats.ts"
 export {
   answer,
   type Execution,

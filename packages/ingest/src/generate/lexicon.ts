@@ -78,6 +78,20 @@ export const POPULAR_NAMES: ReadonlyArray<string> = words(`JOLLY_JUMPER TORNADO 
   name.replace("_", " ")
 )
 
+/**
+ * Names with the characters markup reserves (`&`, `<`, `>`, quotes): the registry's free text has
+ * them, and every page that shows a name must escape it (the explorer's tests look for these).
+ */
+export const MARKUP_NAMES: ReadonlyArray<string> = [
+  "ROCK & ROLL",
+  "SALT & PEPPER",
+  "BLACK & WHITE",
+  "\"LE\" BARON",
+  "L'AMI \"FIDÈLE\"",
+  "<SANS NOM>",
+  "TOM & JERRY <3"
+]
+
 /** Registration suffixes some names carry. */
 export const NAME_SUFFIXES: ReadonlyArray<string> = [" TF", "*HN", "*GB", "*BE", " (IRE)"]
 

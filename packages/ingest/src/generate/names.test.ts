@@ -45,6 +45,16 @@ describe("horseName", () => {
     expect(following / 2000).toBeGreaterThan(0.7)
   })
 
+  it("now and then gives a name with markup characters (&, <, quotes), rarer than the other pet names", () => {
+    const french = BREEDS.findIndex((breed) => breed.french)
+    const names = Array.from({ length: 20_000 }, (_, key) => horseName(new Rng(key), 2012, BREEDS[french]))
+    const marked = names.filter((name) => /[&<>"]/.test(name))
+    for (const character of ["&", "<", "\""]) expect(marked.some((name) => name.includes(character)), character).toBe(true)
+    // 1.5 % pet names, of which about a tenth carry markup: about 0.15 %.
+    expect(marked.length / names.length).toBeGreaterThan(0.0005)
+    expect(marked.length / names.length).toBeLessThan(0.004)
+  })
+
   it("writes race times as the source does", () => {
     for (let key = 0; key < 200; key++) expect(raceTime(new Rng(key))).toMatch(/^1'\d\d"\d \([A-Z]{3}\d[A-Z]\)$/)
   })

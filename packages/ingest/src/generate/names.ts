@@ -8,6 +8,7 @@ import {
   FIRST_NAMES,
   FOREIGN_WORDS,
   LAST_NAMES,
+  MARKUP_NAMES,
   NAME_SUFFIXES,
   POPULAR_NAMES,
   WORDS_BY_LETTER,
@@ -23,6 +24,9 @@ const anyWord = (rng: Rng): string => rng.pick(ALL_WORDS)
 
 const affix = (rng: Rng): string => ` ${rng.pick(AFFIXES)}`
 
+/** Pet names, the ones with markup characters last: the skewed draw below makes them the rarest. */
+const PET_NAMES = [...POPULAR_NAMES, ...MARKUP_NAMES]
+
 /**
  * Upper case, accents and punctuation kept. French-bred horses mostly follow the yearly initial;
  * a small share are common pet names, so the same name recurs across many records.
@@ -32,7 +36,7 @@ export const horseName = (rng: Rng, year: number, breed: Breed): string => {
   if (roll < 0.015) {
     // Squaring a uniform skews the draw towards the head of the list: JOLLY JUMPER comes up most.
     const u = rng.float()
-    return POPULAR_NAMES[Math.floor(u * u * POPULAR_NAMES.length)]
+    return PET_NAMES[Math.floor(u * u * PET_NAMES.length)]
   }
   const letter = breed.french && rng.chance(0.85) ? yearLetter(year) : undefined
   const first = letter !== undefined ? rng.pick(WORDS_BY_LETTER[letter]) : anyWord(rng)

@@ -11,6 +11,7 @@ import { Effect } from "effect"
 import { HttpServerRespondable, HttpServerResponse } from "effect/http"
 import { compress, isCompressible, MIN_COMPRESSED_BYTES, type Negotiated } from "./coding.ts"
 import { CACHE_POLICY, COMMON_HEADERS } from "../responseHeaders.ts"
+import { cachePolicyOf } from "../explorer/paths.ts"
 import { PAGE_SECURITY_HEADERS } from "../pages.ts"
 import { type QuotaState, rateLimitValue } from "./quota.ts"
 
@@ -24,6 +25,8 @@ export interface Answer {
 
 /** What shaping needs to know of the request an answer is for. */
 export interface Addressee {
+  /** The route template, or undefined when no route serves the path. */
+  readonly route: string | undefined
   readonly vary: string
   readonly negotiated: Negotiated
   readonly etag: string | undefined
@@ -56,7 +59,7 @@ export const shapeAnswer = (
   if (isNoStore(status)) {
     headers["cache-control"] = "no-store"
   } else {
-    headers["cache-control"] = CACHE_POLICY
+    headers["cache-control"] = cachePolicyOf(to.route) ?? CACHE_POLICY
     if (to.etag !== undefined) headers["etag"] = to.etag
   }
   const contentType = own["content-type"]

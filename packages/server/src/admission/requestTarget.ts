@@ -57,7 +57,8 @@ export const targetProblem = (url: string, templateOf: (path: string) => string 
       indice: "encoder chaque octet UTF-8 en %XX, jamais d'octet isolé ni de forme non minimale"
     })
   }
-  if (escaped || path.includes("//") || (path.length > 1 && path.endsWith("/"))) {
+  // A trailing slash is refused unless the path is served with it (the explorer's home, `/explorer/`).
+  if (escaped || path.includes("//") || (path.length > 1 && path.endsWith("/") && templateOf(path) !== path)) {
     const canonical = canonicalPath(escaped ? decodeURIComponent(path) : path)
     const template = templateOf(canonical)
     if (escaped && template?.startsWith("/v1/equides/:id") === true) return unknownId

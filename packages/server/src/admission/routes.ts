@@ -7,6 +7,7 @@ import { Api } from "@equides/domain"
 import { FindMyWay, type HttpRouter } from "effect/http"
 import { HttpApi } from "effect/http-api"
 import { DOCUMENTATION_ROUTE } from "../documentation.ts"
+import { EXPLORER_ROUTES } from "../explorer/paths.ts"
 import { REFERENCE_ROUTES } from "../reference.ts"
 
 /**
@@ -24,6 +25,6 @@ export const routeTemplates = (): FindMyWay.Router<string> => {
     onGroup: () => {},
     onEndpoint: ({ endpoint }) => router.on("GET", endpoint.path as HttpRouter.PathInput, endpoint.path)
   })
-  for (const page of [DOCUMENTATION_ROUTE, ...REFERENCE_ROUTES]) router.on("GET", page, page)
+  for (const page of [DOCUMENTATION_ROUTE, ...REFERENCE_ROUTES, ...EXPLORER_ROUTES]) router.on("GET", page as HttpRouter.PathInput, page)
   return router
 }

@@ -6,7 +6,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Admission } from "../admission/Gatekeeper.ts"
 import { prefersHtml } from "../admission/negotiation.ts"
 import { servedDescription } from "../openapi.ts"
-import { homePage } from "../pages.ts"
+import { homePage } from "../explorer/home.ts"
 import { RETRY_AFTER_NO_DATA_SECONDS } from "../problems.ts"
 
 export const ServiceHandlers = HttpApiBuilder.group(
@@ -23,7 +23,7 @@ export const ServiceHandlers = HttpApiBuilder.group(
         status: 503,
         headers: { "retry-after": String(RETRY_AFTER_NO_DATA_SECONDS), "cache-control": "no-store" }
       }))
-    const html = HttpServerResponse.text(homePage(data.size), {
+    const html = HttpServerResponse.text(homePage(meta(data)).markup, {
       contentType: "text/html; charset=utf-8",
       headers: { vary: "Accept" }
     })

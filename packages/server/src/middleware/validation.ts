@@ -62,11 +62,22 @@ export const parameterProblem = (
   endpoint: HttpApiEndpoint.Top,
   query: Readonly<Record<string, string | ReadonlyArray<string>>>,
   params: Readonly<Record<string, string | undefined>>
+): ParametreInvalide =>
+  issueProblem(error.cause.issue, error.kind === "Params" ? "path" : "query", paramDocsOf(endpoint.annotations), query, params)
+
+/**
+ * The problem of parameters that failed decoding against the schema their `docs` describe (the
+ * explorer's pages decode their query with the API's own parameter definitions, and refuse alike).
+ */
+export const issueProblem = (
+  schemaIssue: SchemaIssue.Issue,
+  location: "path" | "query",
+  docs: ReadonlyArray<ParamDoc>,
+  query: Readonly<Record<string, string | ReadonlyArray<string>>>,
+  params: Readonly<Record<string, string | undefined>>
 ): ParametreInvalide => {
-  const docs = paramDocsOf(endpoint.annotations)
-  const { path, refusal } = firstRefusal(error.cause.issue)
+  const { path, refusal } = firstRefusal(schemaIssue)
   const name = path[0] === undefined ? undefined : String(path[0])
-  const location = error.kind === "Params" ? "path" : "query"
   const admitted = admittedQueryNames(docs)
   if (name === "") {
     return new ParametreInvalide({ detail: Refusals.NAMELESS_PARAMETER, parametre: "", indice: unknownParameterHint("", admitted) })

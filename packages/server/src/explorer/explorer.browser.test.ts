@@ -1,0 +1,124 @@
+/**
+ * The explorer in a real browser (system Chromium, `testing/browser.ts`) over the embedded sample:
+ * the issue's scenario by keyboard and clicks, the list form, and on every page type no console
+ * error, no horizontal scrolling at 390 and 1280 px, and no serious or critical axe violation.
+ * One screenshot per page type goes to `test-output/screenshots/` (ignored by git).
+ *
+ * The sample is generated (seed 1): HALLEY DU NOYER's sire KENTUCKY ARGENT has 86 products, so
+ * its progeny has a second page.
+ */
+import { assert, describe, it, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import {
+  axeViolations,
+  browserTestLayer,
+  chromiumPath,
+  DESKTOP,
+  horizontalOverflow,
+  openPage,
+  PHONE,
+  screenshot,
+  step
+} from "../testing/browser.ts"
+
+const HALLEY = "qXtt-KVtSdWc6kx8nWoUZA"
+const TIMEOUT = 60_000
+
+const executable = chromiumPath()
+
+const PAGES: ReadonlyArray<readonly [string, string]> = [
+  ["home", "/explorer/"],
+  ["record", `/explorer/equides/${HALLEY}`],
+  ["pedigree", `/explorer/equides/${HALLEY}/pedigree?generations=5`],
+  ["progeny", `/explorer/equides/${HALLEY}/descendance`],
+  ["list", "/explorer/equides?race=Selle+Francais&sexe=Femelle"],
+  ["stats", "/explorer/stats"],
+  ["documentation", "/documentation"]
+]
+
+if (executable === undefined) {
+  describe.skip("the explorer in a browser (needs chromium)", () => {
+    it("is skipped", () => {})
+  })
+} else {
+  // The real clock: the server and the browser run in real time (no TestClock to advance).
+  layer(browserTestLayer(executable), { timeout: TIMEOUT, excludeTestServices: true })("the explorer in a browser", (it) => {
+    it.effect("search by keyboard → record → pedigree → an ancestor → its progeny → next page", () =>
+      Effect.gen(function*() {
+        const { page, errors } = yield* openPage("/explorer/")
+        const box = page.getByRole("combobox", { name: "Nom d'un équidé" })
+        yield* step(() => box.pressSequentially("halley du no", { delay: 20 }))
+        yield* step(() => page.getByRole("option").first().waitFor())
+        assert.strictEqual(yield* step(() => box.getAttribute("aria-expanded")), "true")
+        yield* screenshot(page, "home")
+        // Down the list with the arrow keys until the known horse is the active option.
+        let chosen = ""
+        for (let i = 0; i < 10 && !chosen.startsWith("HALLEY DU NOYER"); i++) {
+          yield* step(() => box.press("ArrowDown"))
+          const active = yield* step(() => box.getAttribute("aria-activedescendant"))
+          assert.isString(active)
+          const option = page.locator(`#${active}`)
+          assert.strictEqual(yield* step(() => option.getAttribute("aria-selected")), "true")
+          chosen = (yield* step(() => option.textContent())) ?? ""
+        }
+        assert.match(chosen, /^HALLEY DU NOYER/)
+        yield* step(() => box.press("Enter"))
+        yield* step(() => page.waitForURL(`**/explorer/equides/${HALLEY}`))
+        assert.strictEqual(yield* step(() => page.locator("h1").textContent()), "HALLEY DU NOYER")
+        yield* screenshot(page, "record")
+
+        yield* step(() => page.getByRole("link", { name: "Pedigree", exact: true }).click())
+        yield* step(() => page.waitForURL(`**/explorer/equides/${HALLEY}/pedigree`))
+        yield* screenshot(page, "pedigree")
+        const sire = page.locator(".pedigree .c1.sire a").first()
+        assert.strictEqual(yield* step(() => sire.textContent()), "KENTUCKY ARGENT")
+        yield* step(() => sire.click())
+        yield* step(() => page.waitForURL(/\/explorer\/equides\/[A-Za-z0-9_-]{22}$/))
+        assert.strictEqual(yield* step(() => page.locator("h1").textContent()), "KENTUCKY ARGENT")
+
+        yield* step(() => page.getByRole("link", { name: /^Descendance/ }).click())
+        yield* step(() => page.waitForURL(/\/descendance$/))
+        assert.strictEqual(yield* step(() => page.locator("tbody tr").count()), 50)
+        yield* screenshot(page, "progeny")
+        yield* step(() => page.getByRole("link", { name: /Page suivante/ }).first().click())
+        yield* step(() => page.waitForURL(/offset=50/))
+        assert.strictEqual(yield* step(() => page.locator("tbody tr").count()), 36)
+        assert.deepStrictEqual(errors, [])
+      }), TIMEOUT)
+
+    it.effect("the list form with two filters gives results and facets, its URL holding the state", () =>
+      Effect.gen(function*() {
+        const { page, errors } = yield* openPage("/explorer/equides")
+        yield* step(() => page.locator("#f-race").fill("Selle Francais"))
+        yield* step(() => page.getByRole("checkbox", { name: "Femelle" }).check())
+        yield* step(() => page.getByRole("button", { name: "Filtrer" }).click())
+        yield* step(() => page.waitForURL(/race=Selle\+Francais.*sexe=Femelle/))
+        const rows = yield* step(() => page.locator("tbody tr").count())
+        assert.isAbove(rows, 0)
+        const status = (yield* step(() => page.getByRole("status").first().textContent())) ?? ""
+        assert.match(status, /équidés correspondent/)
+        const facets = page.locator(".facets li")
+        assert.isAbove(yield* step(() => facets.count()), 2)
+        // The active filters are marked in their facets.
+        assert.strictEqual(yield* step(() => page.locator(".facets a[aria-current=true]").count()), 2)
+        yield* screenshot(page, "list")
+        assert.deepStrictEqual(errors, [])
+      }), TIMEOUT)
+
+    for (const [name, path] of PAGES) {
+      it.effect(`${name}: no console error, no sideways scrolling at 1280 and 390 px, no serious axe violation`, () =>
+        Effect.gen(function*() {
+          const { page, errors } = yield* openPage(path, DESKTOP)
+          assert.strictEqual(yield* horizontalOverflow(page), 0, "at 1280 px")
+          const violations = yield* axeViolations(page)
+          assert.deepStrictEqual(violations, [], JSON.stringify(violations))
+          if (name === "stats" || name === "documentation") yield* screenshot(page, name)
+          // The same page narrowed: the layout is recomputed, no reload needed.
+          yield* step(() => page.setViewportSize(PHONE))
+          assert.strictEqual(yield* horizontalOverflow(page), 0, "at 390 px")
+          if (name === "pedigree" || name === "record") yield* screenshot(page, `${name}-390`)
+          assert.deepStrictEqual(errors, [])
+        }), TIMEOUT)
+    }
+  })
+}

@@ -1,0 +1,51 @@
+/**
+ * The home page (`/explorer/`, and `/` for a browser): the search box, what the data is, where to
+ * go next. The search box is an ARIA combobox fed by `/v1/search` (`static/explorer.js`); without
+ * script the form submits to the list filtered by name.
+ */
+import { REFERENTIEL_DIMENSIONS, type Meta } from "@equides/domain"
+import { type Html, html } from "./html.ts"
+import { frenchDate, frenchNumber, layout } from "./layout.ts"
+import { EXPLORER_LIST, EXPLORER_STATS } from "./paths.ts"
+
+export const searchBox = (): Html =>
+  html`<form class="search" role="search" action="${EXPLORER_LIST}" method="get">
+<label for="recherche">Nom d'un équidé</label>
+<div class="row">
+<input id="recherche" name="nom" type="text" autocomplete="off" spellcheck="false" required
+ role="combobox" aria-autocomplete="list" aria-expanded="false" aria-controls="suggestions"
+ aria-describedby="recherche-aide" data-suggest data-status="suggestions-statut" data-record="/explorer/equides/">
+<button type="submit">Rechercher</button>
+</div>
+<ul id="suggestions" role="listbox" aria-label="Suggestions" hidden></ul>
+<p id="recherche-aide" class="muted">Tapez le début d'un nom : les flèches parcourent les suggestions, Entrée ouvre la fiche, Échap ferme la liste.</p>
+<p id="suggestions-statut" class="skip" role="status" aria-live="polite"></p>
+</form>`
+
+export const homePage = (meta: Meta): Html => {
+  const data = meta.jeu_de_donnees
+  return layout(meta, {
+    title: "Explorer le registre",
+    json: "/v1/meta",
+    script: true,
+    body: html`<div class="narrow">
+<h1>Explorer le registre des équidés</h1>
+<p>Fiches publiques du registre français des équidés : identité, race, robe, naissance, filiation et indices de performance.</p>
+${searchBox()}
+<h2>Le jeu de données</h2>
+<dl class="fields">
+<dt>Fiches</dt><dd>${frenchNumber(data.lignes ?? 0)}</dd>
+<dt>Extraction du</dt><dd>${frenchDate(data.ingere_le)}</dd>
+<dt>Source</dt><dd>${data.source ?? ""}</dd>
+<dt>Licence</dt><dd>${data.licence ?? ""}</dd>
+</dl>
+<h2>Aller plus loin</h2>
+<ul>
+<li><a href="${EXPLORER_LIST}">Liste et filtres</a> : race, sexe, robe, années, performances, avec leurs comptages</li>
+<li><a href="${EXPLORER_STATS}">Statistiques</a> : chiffres globaux et répartitions</li>
+<li>Listes de référence (JSON) : ${REFERENTIEL_DIMENSIONS.map((d, i) => html`${i > 0 ? ", " : ""}<a href="/v1/referentiels/${d}">${d}</a>`)}</li>
+<li><a href="/documentation">Documentation de l'API</a> et sa <a href="/openapi.json">description OpenAPI</a> ; les programmes reçoivent à l'adresse <code>/</code> un document JSON de découverte.</li>
+</ul>
+</div>`
+  })
+}

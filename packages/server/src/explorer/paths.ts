@@ -1,0 +1,51 @@
+/**
+ * The explorer's URLs: route templates (registered with the router and with admission, so ETag,
+ * 304, compression, quota and the response cache apply as on every route) and the builders pages
+ * use for their links. No import beyond the platform: admission reads these templates.
+ */
+
+/**
+ * The home. The router ignores trailing slashes, so this template also matches `/explorer`, which
+ * the route redirects here (one URI per resource); admission lets this one path keep its slash.
+ */
+export const EXPLORER_HOME = "/explorer/"
+export const EXPLORER_LIST = "/explorer/equides"
+export const EXPLORER_RECORD = "/explorer/equides/:id"
+export const EXPLORER_PEDIGREE = "/explorer/equides/:id/pedigree"
+export const EXPLORER_PROGENY = "/explorer/equides/:id/descendance"
+export const EXPLORER_STATS = "/explorer/stats"
+/** Static files under content-hash names (`explorer.3f2a…css`): cached for a year, immutable. */
+export const EXPLORER_ASSET = "/explorer/static/:file"
+export const FAVICON = "/favicon.ico"
+
+/** Every template the explorer serves, for the router and admission alike. */
+export const EXPLORER_ROUTES: ReadonlyArray<string> = [
+  EXPLORER_HOME,
+  EXPLORER_LIST,
+  EXPLORER_RECORD,
+  EXPLORER_PEDIGREE,
+  EXPLORER_PROGENY,
+  EXPLORER_STATS,
+  EXPLORER_ASSET,
+  FAVICON
+]
+
+/** `Cache-Control` of content-hashed files: their URL changes whenever their bytes do. */
+export const IMMUTABLE_POLICY = "public, max-age=31536000, immutable"
+
+/** The cache policy of a route template, when it is not the contract's default. */
+export const cachePolicyOf = (route: string | undefined): string | undefined =>
+  route === EXPLORER_ASSET ? IMMUTABLE_POLICY : undefined
+
+export type Pairs = ReadonlyArray<readonly [string, string]>
+
+/** `?a=1&b=2` (form-encoded), or nothing for no pairs. */
+export const queryString = (pairs: Pairs): string =>
+  pairs.length === 0 ? "" : `?${new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, v])).toString()}`
+
+export const recordPath = (id: string): string => `/explorer/equides/${id}`
+export const pedigreePath = (id: string, generations?: number): string =>
+  `/explorer/equides/${id}/pedigree${generations === undefined ? "" : queryString([["generations", String(generations)]])}`
+export const progenyPath = (id: string, pairs: Pairs = []): string =>
+  `/explorer/equides/${id}/descendance${queryString(pairs)}`
+export const listPath = (pairs: Pairs = []): string => `${EXPLORER_LIST}${queryString(pairs)}`

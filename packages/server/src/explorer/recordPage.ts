@@ -1,0 +1,88 @@
+/**
+ * A record (`/explorer/equides/{id}`): every field of `GET /v1/equides/{id}`, absent ones said so;
+ * parents and grandparents (from the parents' own records) as links, a dangling parent by name;
+ * performance indices as a table; links to the pedigree and the progeny.
+ */
+import type { Equide, Meta, Performance, Reference } from "@equides/domain"
+import { type Html, html } from "./html.ts"
+import { frenchNumber, layout } from "./layout.ts"
+import { ABSENT, nameOf, parentLink } from "./links.ts"
+import { pedigreePath, progenyPath } from "./paths.ts"
+
+/** A parent's own parents, read from its record (undefined when the parent has no record). */
+export interface Grandparents {
+  readonly pere?: Reference | undefined
+  readonly mere?: Reference | undefined
+}
+
+export interface RecordView {
+  readonly equide: Equide
+  readonly paternal: Grandparents | undefined
+  readonly maternal: Grandparents | undefined
+}
+
+const orAbsent = (value: string | number | undefined): Html | string =>
+  value === undefined || value === "" ? ABSENT : typeof value === "number" ? String(value) : value
+
+const parentage = (label: string, parent: Reference | undefined, grandparents: Grandparents | undefined): Html =>
+  html`<dt>${label}</dt><dd>${parentLink(parent)}${
+    grandparents === undefined ? "" : html`<ul>
+<li>son père : ${parentLink(grandparents.pere)}</li>
+<li>sa mère : ${parentLink(grandparents.mere)}</li>
+</ul>`
+  }</dd>`
+
+const performanceRows = (performance: Performance): ReadonlyArray<Html> => {
+  const indices = performance.indices ?? []
+  if (indices.length === 0) {
+    return [html`<tr><td>${orAbsent(performance.discipline)}</td><td colspan="5">${orAbsent(performance.texte)}</td></tr>`]
+  }
+  return indices.map((index) =>
+    html`<tr><td>${orAbsent(performance.discipline)}</td><td>${orAbsent(index.code)}</td><td class="num">${orAbsent(index.valeur)}</td>
+<td class="num">${index.coefficient === undefined ? ABSENT : index.coefficient.toLocaleString("fr-FR")}</td><td class="num">${orAbsent(index.annee)}</td><td>${orAbsent(index.appreciation)}</td></tr>`
+  )
+}
+
+const performances = (list: ReadonlyArray<Performance> | undefined): Html =>
+  list === undefined || list.length === 0
+    ? html`<p>Aucun indice publié (ce qui ne signifie pas que l'équidé n'a jamais couru ni concouru).</p>`
+    : html`<div class="table-wrap"><table>
+<caption class="skip">Indices de performance</caption>
+<thead><tr><th scope="col">Discipline</th><th scope="col">Indice</th><th scope="col" class="num">Valeur</th><th scope="col" class="num">Coefficient</th><th scope="col" class="num">Année</th><th scope="col">Appréciation</th></tr></thead>
+<tbody>
+${list.flatMap(performanceRows)}
+</tbody>
+</table></div>
+${list.map((p) => (p.texte === undefined ? "" : html`<p class="muted">${orAbsent(p.discipline)} : ${p.texte}</p>`))}`
+
+export const recordPage = (meta: Meta, view: RecordView): Html => {
+  const e = view.equide
+  const descendants = e.nombre_de_descendants
+  return layout(meta, {
+    title: nameOf(e.nom),
+    json: `/v1/equides/${e.id}`,
+    body: html`<h1>${nameOf(e.nom)}</h1>
+<p><a href="${pedigreePath(e.id)}">Pedigree</a> · <a href="${progenyPath(e.id)}">Descendance (${frenchNumber(descendants)} produit${descendants > 1 ? "s" : ""})</a></p>
+<h2>Identité</h2>
+<dl class="fields">
+<dt>Nom</dt><dd>${orAbsent(e.nom)}</dd>
+<dt>Race</dt><dd>${orAbsent(e.race)}</dd>
+<dt>Sexe</dt><dd>${e.sexe}</dd>
+<dt>Année de naissance</dt><dd>${orAbsent(e.annee_naissance)}</dd>
+<dt>Robe</dt><dd>${orAbsent(e.robe)}</dd>
+<dt>Produits connus</dt><dd>${frenchNumber(descendants)}</dd>
+<dt>Identifiant</dt><dd><code>${e.id}</code></dd>
+<dt>Slug</dt><dd>${orAbsent(e.slug)}</dd>
+<dt>Fiche d'origine</dt><dd><a href="${e.url}" rel="external noopener">${e.url}</a></dd>
+</dl>
+<h2>Filiation</h2>
+<dl class="fields">
+${parentage("Père", e.pere, view.paternal)}
+${parentage("Mère", e.mere, view.maternal)}
+<dt>Père de la mère (selon la fiche)</dt><dd>${parentLink(e.pere_de_mere)}</dd>
+<dt>Filiation rédigée par la source</dt><dd>${orAbsent(e.filiation_texte)}</dd>
+</dl>
+<h2>Performances</h2>
+${performances(e.performances)}`
+  })
+}

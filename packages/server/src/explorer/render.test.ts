@@ -1,0 +1,150 @@
+/**
+ * Rendering: escaping (a property against a naive decoder), absent fields, dangling and unknown
+ * parents, repeated ancestors, over a small Dataset built with the API's own builder.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { buildDataset, findEquide, meta, pedigree, type SourceRecord } from "@equides/domain"
+import fc from "fast-check"
+import { idN } from "@equides/domain/testing"
+import { escapeHtml, html, trusted } from "./html.ts"
+import { pedigreeGrid } from "./pedigreeGrid.ts"
+import { pedigreePage } from "./pedigreePage.ts"
+import { progenyPage } from "./progenyPage.ts"
+import { recordPage } from "./recordPage.ts"
+import { parentLinks, progenyView, recordView } from "./views.ts"
+
+const MARKUP = "<B> & \"C\" 'D'"
+const SIRE = idN(1)
+const DAUGHTER = idN(2)
+const INBRED = idN(3)
+const BARE = idN(4)
+const ORPHAN = idN(5)
+const ABSENT = idN(99)
+
+const RECORDS: ReadonlyArray<SourceRecord> = [
+  { id: SIRE, nom: MARKUP, race: "Selle Francais", sexe: "Male", annee_naissance: 1990 },
+  {
+    id: DAUGHTER, nom: "FILLE", race: "Selle Francais", sexe: "Femelle", annee_naissance: 2000,
+    pere: { id: SIRE, nom: MARKUP, race: "SF" }, mere: { id: ABSENT, nom: "DISPARUE <X>", race: "SF" }
+  },
+  {
+    id: INBRED, nom: "PETIT-FILS", race: "Selle Francais", sexe: "Male", annee_naissance: 2008,
+    pere: { id: SIRE, nom: MARKUP, race: "SF" }, mere: { id: DAUGHTER, nom: "FILLE", race: "SF" }
+  },
+  { id: BARE, sexe: "Indeter" },
+  { id: ORPHAN, nom: "ORPHELIN", race: "Arabe", sexe: "Hongre", mere: { nom: "SANS FICHE" } }
+]
+const data = buildDataset(RECORDS)
+const about = meta(data)
+const rowOf = (id: string): number => {
+  const row = findEquide(data, id)
+  if (row === undefined) throw new Error(`no row for ${id}`)
+  return row
+}
+
+/** The naive model: the five entities back to their characters. */
+const unescape = (text: string): string =>
+  text.replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&quot;", "\"").replaceAll("&#39;", "'").replaceAll("&amp;", "&")
+
+describe("escaping", () => {
+  it("leaves no markup character in any text, and loses nothing", () => {
+    fc.assert(fc.property(fc.string({ unit: fc.constantFrom("<", ">", "&", "\"", "'", "a", "é", ";", "#", "\u{1F40E}") }), (text) => {
+      const escaped = escapeHtml(text)
+      return !/[<>"']/.test(escaped) && !escaped.replace(/&(amp|lt|gt|quot|#39);/g, "").includes("&") && unescape(escaped) === text
+    }))
+  })
+
+  it("escapes interpolated text and attribute values, never a fragment, and renders absent values as nothing", () => {
+    const fragment = html`<b>${MARKUP}</b>`
+    expect(html`<a title="${MARKUP}">${fragment}${undefined}${null}${false}${[1, " ", "&"]}</a>`.markup).toBe(
+      "<a title=\"&lt;B&gt; &amp; &quot;C&quot; &#39;D&#39;\"><b>&lt;B&gt; &amp; &quot;C&quot; &#39;D&#39;</b>1 &amp;</a>"
+    )
+    expect(html`${trusted("<hr>")}`.markup).toBe("<hr>")
+  })
+
+  it("shows a name with markup characters as text on every page type", () => {
+    const pages = [
+      recordPage(about, recordView(data, rowOf(SIRE))),
+      recordPage(about, recordView(data, rowOf(DAUGHTER))),
+      pedigreePage(about, pedigree(data, rowOf(INBRED), 2), parentLinks(data)),
+      progenyPage(about, progenyView(data, rowOf(SIRE), undefined, undefined), [])
+    ]
+    for (const page of pages) {
+      expect(page.markup).not.toContain(MARKUP)
+      expect(page.markup).toContain(escapeHtml(MARKUP))
+      expect(page.markup).not.toContain("<B>")
+    }
+  })
+})
+
+describe("record page", () => {
+  it("says which fields are absent, and shows unknown parents as such", () => {
+    const page = recordPage(about, recordView(data, rowOf(BARE))).markup
+    expect(page).toContain("<h1>(sans nom)</h1>")
+    for (const field of ["Race", "Année de naissance", "Robe", "Slug", "Filiation rédigée par la source"]) {
+      expect(page).toMatch(new RegExp(`<dt>${field}</dt><dd><span class="muted">non renseigné</span></dd>`))
+    }
+    expect(page).toMatch(/<dt>Père<\/dt><dd><span class="muted">inconnu<\/span><\/dd>/)
+    expect(page).toMatch(/<dt>Mère<\/dt><dd><span class="muted">inconnu<\/span><\/dd>/)
+    expect(page).toContain("Aucun indice publié")
+  })
+
+  it("names a dangling parent without linking it, and links known parents and grandparents", () => {
+    const daughter = recordPage(about, recordView(data, rowOf(DAUGHTER))).markup
+    expect(daughter).toContain("DISPARUE &lt;X&gt; <span class=\"muted\">(SF)</span> <span class=\"muted\">— fiche absente du jeu de données</span>")
+    expect(daughter).toContain(`<a href="/explorer/equides/${SIRE}">${escapeHtml(MARKUP)}</a>`)
+    const inbred = recordPage(about, recordView(data, rowOf(INBRED))).markup
+    // The dam's own parents: the sire again (linked), and the dangling granddam (by name).
+    expect(inbred).toMatch(new RegExp(`sa mère : DISPARUE &lt;X&gt;`))
+    expect(inbred).toContain(`son père : <a href="/explorer/equides/${SIRE}">`)
+    const orphan = recordPage(about, recordView(data, rowOf(ORPHAN))).markup
+    expect(orphan).toMatch(/<dt>Mère<\/dt><dd>SANS FICHE <span class="muted">— fiche absente/)
+  })
+})
+
+describe("pedigree", () => {
+  it("marks an ancestor present twice with the same number, and lists it in the legend", () => {
+    const grid = pedigreeGrid(pedigree(data, rowOf(INBRED), 2), parentLinks(data))
+    expect(grid.repeated).toEqual([{ marker: 1, id: SIRE, nom: MARKUP, count: 2 }])
+    const marked = grid.cells.filter((c) => c.slot.kind === "known" && c.slot.marker === 1)
+    expect(marked.map((c) => [c.generation, c.role])).toEqual([[1, "sire"], [2, "sire"]])
+    const page = pedigreePage(about, pedigree(data, rowOf(INBRED), 2), parentLinks(data)).markup
+    expect(page).toContain("<span class=\"repeat\">[1]</span>")
+    expect(page).toContain("2 fois")
+  })
+
+  it("places every slot of a depth-N bracket once: sire above dam, unknown and dangling slots said so", () => {
+    for (let depth = 0; depth <= 4; depth++) {
+      const grid = pedigreeGrid(pedigree(data, rowOf(INBRED), depth), parentLinks(data))
+      // Slots where a branch stops cover the rows their missing ancestors would have: per row, the
+      // covering cells of generations 0..g are one per generation down to the branch's end.
+      for (let row = 1; row <= 2 ** depth; row++) {
+        const covering = grid.cells.filter((c) => c.row <= row && row < c.row + c.span).map((c) => c.generation)
+        expect(covering).toEqual(Array.from({ length: covering.length }, (_, g) => g))
+      }
+      for (const c of grid.cells) {
+        expect(c.span).toBe(2 ** (depth - c.generation))
+        expect((c.row - 1) % c.span).toBe(0)
+        if (c.role === "sire") expect(((c.row - 1) / c.span) % 2).toBe(0)
+        if (c.role === "dam") expect(((c.row - 1) / c.span) % 2).toBe(1)
+      }
+    }
+    const grid = pedigreeGrid(pedigree(data, rowOf(INBRED), 3), parentLinks(data))
+    const slots = grid.cells.map((c) => `${c.generation}:${c.slot.kind === "known" ? c.slot.node.nom : c.slot.kind === "dangling" ? `~${c.slot.nom}` : "?"}`)
+    expect(slots).toEqual([
+      "0:PETIT-FILS",
+      `1:${MARKUP}`, "2:?", "2:?",
+      "1:FILLE", `2:${MARKUP}`, "3:?", "3:?", "2:~DISPARUE <X>"
+    ])
+  })
+})
+
+describe("progeny page", () => {
+  it("shows each product's other parent, dangling ones by name", () => {
+    const page = progenyPage(about, progenyView(data, rowOf(SIRE), undefined, undefined), []).markup
+    expect(page).toContain("2 produits directs connus")
+    // FILLE's dam is dangling; PETIT-FILS's dam is FILLE.
+    expect(page).toMatch(/FILLE<\/a><\/td><td>Femelle<\/td><td>DISPARUE &lt;X&gt;/)
+    expect(page).toMatch(new RegExp(`PETIT-FILS</a></td><td>Male</td><td><a href="/explorer/equides/${DAUGHTER}">FILLE</a>`))
+  })
+})

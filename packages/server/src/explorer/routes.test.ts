@@ -1,0 +1,102 @@
+/**
+ * The explorer over HTTP: the contract holds on pages as on the API (ETag, 304, compression,
+ * headers, CSP), static files are immutable under hashed names, errors are pages with the API's
+ * status, and `/` gives browsers the explorer's home.
+ */
+import { assert, layer } from "@effect/vitest"
+import { fromRecords } from "@equides/domain"
+import { Effect } from "effect"
+import { CACHE_POLICY } from "../responseHeaders.ts"
+import { ABSENT, DAM, FAMILY, GELDING, raw, SIRE, SON, testServer } from "../testing.ts"
+import { assetUrl, SCRIPT, STYLESHEET } from "./assets.ts"
+import { IMMUTABLE_POLICY } from "./paths.ts"
+
+const CSP = "default-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+const text = (body: Buffer): string => body.toString("utf8")
+
+layer(testServer(fromRecords(FAMILY)))("explorer routes", (it) => {
+  it.effect("every page type is HTML in French under the policy, with an ETag that answers 304", () =>
+    Effect.gen(function*() {
+      for (
+        const path of [
+          "/explorer/",
+          `/explorer/equides/${SON}`,
+          `/explorer/equides/${SON}/pedigree?generations=3`,
+          `/explorer/equides/${SIRE}/descendance?limite=2`,
+          "/explorer/equides?race=selle%20francais&sexe=Male",
+          "/explorer/stats"
+        ]
+      ) {
+        const reply = yield* raw(path)
+        assert.strictEqual(reply.status, 200, path)
+        assert.strictEqual(reply.headers["content-type"], "text/html; charset=utf-8", path)
+        assert.strictEqual(reply.headers["content-security-policy"], CSP, path)
+        assert.strictEqual(reply.headers["cache-control"], CACHE_POLICY, path)
+        assert.match(text(reply.body), /^<!doctype html>\n<html lang="fr">/, path)
+        assert.notMatch(text(reply.body), /<script>|<style>| style="/, `${path}: inline code`)
+        const again = yield* raw(path, { headers: { "if-none-match": reply.headers["etag"] ?? "" } })
+        assert.strictEqual(again.status, 304, path)
+        const compressed = yield* raw(path, { headers: { "accept-encoding": "gzip" } })
+        assert.strictEqual(compressed.headers["content-encoding"], "gzip", path)
+      }
+    }))
+
+  it.effect("pages link the JSON they show, and render the same rows", () =>
+    Effect.gen(function*() {
+      const page = text((yield* raw("/explorer/equides?race=selle%20francais&tri=nom&limite=2")).body)
+      assert.include(page, "href=\"/v1/equides?race=selle+francais&amp;tri=nom&amp;limite=2\"")
+      const api = JSON.parse(text((yield* raw("/v1/equides?race=selle+francais&tri=nom&limite=2")).body))
+      for (const row of api.donnees) assert.include(page, `href="/explorer/equides/${row.id}"`)
+      assert.include(page, `${api.pagination.total}</strong> équidés`)
+      assert.include(page, "href=\"/explorer/equides?race=selle%20francais&amp;tri=nom&amp;limite=2&amp;offset=2\"")
+    }))
+
+  it.effect("the home is `/explorer/` (and `/` for a browser); `/explorer` redirects there", () =>
+    Effect.gen(function*() {
+      const bare = yield* raw("/explorer")
+      assert.strictEqual(bare.status, 308)
+      assert.strictEqual(bare.headers["location"], "/explorer/")
+      const browser = yield* raw("/", { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } })
+      assert.include(text(browser.body), "role=\"combobox\"")
+      assert.strictEqual(browser.headers["content-security-policy"], CSP)
+      const home = yield* raw("/explorer/")
+      assert.strictEqual(text(home.body), text(browser.body))
+    }))
+
+  it.effect("static files are served under their hash, immutable; others are 404; /favicon.ico is an icon", () =>
+    Effect.gen(function*() {
+      for (const asset of [STYLESHEET, SCRIPT]) {
+        const reply = yield* raw(assetUrl(asset))
+        assert.strictEqual(reply.status, 200)
+        assert.strictEqual(reply.headers["cache-control"], IMMUTABLE_POLICY)
+        assert.strictEqual(reply.headers["content-type"], asset.contentType)
+        const revalidated = yield* raw(assetUrl(asset), { headers: { "if-none-match": reply.headers["etag"] ?? "" } })
+        assert.strictEqual(revalidated.status, 304)
+        assert.strictEqual(revalidated.headers["cache-control"], IMMUTABLE_POLICY)
+      }
+      assert.strictEqual((yield* raw("/explorer/static/explorer.000000000000.css")).status, 404)
+      const icon = yield* raw("/favicon.ico")
+      assert.strictEqual(icon.status, 200)
+      assert.strictEqual(icon.headers["content-type"], "image/x-icon")
+      assert.deepStrictEqual([...icon.body.subarray(0, 4)], [0, 0, 1, 0])
+    }))
+
+  it.effect("an unknown id is a 404 page, a refused parameter a 400 page, an empty form field is no filter", () =>
+    Effect.gen(function*() {
+      const missing = yield* raw(`/explorer/equides/${ABSENT}`)
+      assert.strictEqual(missing.status, 404)
+      assert.include(text(missing.body), "Ressource introuvable")
+      const unknown = yield* raw(`/explorer/equides/${DAM}?vue=complet`)
+      assert.strictEqual(unknown.status, 400)
+      assert.include(text(unknown.body), "Le paramètre vue n&#39;est pas admis")
+      const deep = yield* raw(`/explorer/equides/${SON}/pedigree?generations=9`)
+      assert.strictEqual(deep.status, 400)
+      const filter = yield* raw("/explorer/equides?race=licorne")
+      assert.strictEqual(filter.status, 400)
+      assert.include(text(filter.body), "Filtre refusé")
+      const empty = yield* raw("/explorer/equides?nom=&race=&sexe=Hongre&annee_min=")
+      assert.strictEqual(empty.status, 200)
+      assert.include(text(empty.body), `href="/explorer/equides/${GELDING}"`)
+      assert.include(text(empty.body), "<strong>1</strong> équidé correspond")
+    }))
+})

@@ -1,0 +1,41 @@
+/**
+ * What each page shows, read from the Dataset with the API's own query functions (`equide`,
+ * `descendance`, `linkReference`…): the page adds only what lies one record away (a parent's
+ * parents, a product's other parent, the name of a dangling ancestor).
+ */
+import { type DatasetData, descendance, equide, findEquide, linkReference, type Reference } from "@equides/domain"
+import type { ParentLinks } from "./pedigreeGrid.ts"
+import type { ProgenyView } from "./progenyPage.ts"
+import type { Grandparents, RecordView } from "./recordPage.ts"
+
+const linksOfRow = (data: DatasetData, row: number): Grandparents => ({
+  pere: linkReference(data, data.links.pere, row),
+  mere: linkReference(data, data.links.mere, row)
+})
+
+/** The parentage links of the record an id names (undefined when it has no record). */
+export const parentLinks = (data: DatasetData): ParentLinks => (id) => {
+  const row = findEquide(data, id)
+  return row === undefined ? undefined : linksOfRow(data, row)
+}
+
+const grandparents = (data: DatasetData, parent: Reference | undefined): Grandparents | undefined =>
+  parent?.id === undefined ? undefined : parentLinks(data)(parent.id)
+
+export const recordView = (data: DatasetData, row: number): RecordView => {
+  const e = equide(data, row)
+  return { equide: e, paternal: grandparents(data, e.pere), maternal: grandparents(data, e.mere) }
+}
+
+export const progenyView = (data: DatasetData, row: number, limite: number | undefined, offset: number | undefined): ProgenyView => {
+  const page = descendance(data, row, limite, offset)
+  const otherParents = page.donnees.map((product) => {
+    const productRow = findEquide(data, product.id)
+    if (productRow === undefined) return undefined
+    // A record that is its own sire and dam in the source would name the subject twice: so be it.
+    return data.links.pere.row[productRow] === row
+      ? linkReference(data, data.links.mere, productRow)
+      : linkReference(data, data.links.pere, productRow)
+  })
+  return { descendance: page, otherParents }
+}
