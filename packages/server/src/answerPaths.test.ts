@@ -10,7 +10,8 @@ import { fromRecords } from "@equides/domain"
 import { Context, Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
 import { parseTrustedProxies } from "./config.ts"
-import { EVERY_ROUTE, FAMILY, rawSocket, testServer } from "./testing.ts"
+import { EVERY_ROUTE, FAMILY } from "./testing/family.ts"
+import { rawSocket, testServer } from "./testing/server.ts"
 
 const trustedLoopback = () => {
   const parsed = parseTrustedProxies("127.0.0.1")

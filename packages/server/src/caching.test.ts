@@ -10,7 +10,9 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib"
 import { ifNoneMatchMatches, makeEtagger } from "./admission/conditional.ts"
 import { negotiateUncached } from "./admission/coding.ts"
 import { SPEC_CACHE_CONTROL as CACHE_POLICY } from "./testing/spec.ts"
-import { FAMILY, instrumentedStats, makeProbe, raw, type RawReply, SIRE, testServer } from "./testing.ts"
+import { FAMILY, SIRE } from "./testing/family.ts"
+import { instrumentedStats, makeProbe } from "./testing/instrumented.ts"
+import { raw, type RawReply, testServer } from "./testing/server.ts"
 
 const STRONG = /^"[0-9a-f]{16}"$/
 

@@ -2,7 +2,8 @@
 import { assert, layer } from "@effect/vitest"
 import { fromRecords, makeApiClient } from "@equides/domain"
 import { Effect } from "effect"
-import { DAUGHTER, FAMILY, GELDING, GRANDSON, SIRE, SON, testServer } from "./testing.ts"
+import { DAUGHTER, FAMILY, GELDING, GRANDSON, SIRE, SON } from "./testing/family.ts"
+import { testServer } from "./testing/server.ts"
 
 /** The test HttpClient already points at the server: no base URL to add. */
 const client = makeApiClient("")

@@ -9,7 +9,11 @@ import { Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"
 import { Gate, watchdogTick } from "./pipeline/concurrency.ts"
 import { Telemetry } from "./telemetry.ts"
-import { call, eventually, FAMILY, instrumentedStats, makeProbe, parsePrometheus, realSleep, sampleValue, testServer } from "./testing.ts"
+import { FAMILY } from "./testing/family.ts"
+import { instrumentedStats, makeProbe } from "./testing/instrumented.ts"
+import { parsePrometheus, sampleValue } from "./testing/prometheus.ts"
+import { call, testServer } from "./testing/server.ts"
+import { eventually, realSleep } from "./testing/time.ts"
 
 const SETTINGS = { maxConcurrency: 8, requestTimeoutMs: 5000, responseCacheBytes: 0 }
 

@@ -2,7 +2,9 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Accouplement, Consanguinite, fromRecords } from "@equides/domain"
 import { Effect } from "effect"
-import { ABSENT, call, DAM, DAUGHTER, FAMILY, GRANDSON, JSON_UTF8, shape, SIRE, SON, testServer } from "./testing.ts"
+import { ABSENT, DAM, DAUGHTER, FAMILY, GRANDSON, shape, SIRE, SON } from "./testing/family.ts"
+import { call, testServer } from "./testing/server.ts"
+import { SPEC_JSON as JSON_UTF8 } from "./testing/spec.ts"
 
 const PROBLEM = "application/problem+json"
 

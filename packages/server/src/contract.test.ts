@@ -17,7 +17,8 @@ import { Ajv2020 } from "ajv/dist/2020.js"
 import addFormats from "ajv-formats"
 import { Effect } from "effect"
 import * as fc from "fast-check"
-import { ABSENT, call, FAMILY, type Reply, SIRE, testServer } from "./testing.ts"
+import { ABSENT, FAMILY, SIRE } from "./testing/family.ts"
+import { call, type Reply, testServer } from "./testing/server.ts"
 
 type Doc = Record<string, any>
 

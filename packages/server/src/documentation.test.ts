@@ -7,7 +7,8 @@ import { assert, layer } from "@effect/vitest"
 import { fromRecords, operationsOf } from "@equides/domain"
 import { Effect } from "effect"
 import { excerptOf } from "./documentation.ts"
-import { call, FAMILY, testServer } from "./testing.ts"
+import { FAMILY } from "./testing/family.ts"
+import { call, testServer } from "./testing/server.ts"
 
 const unescape = (html: string): string =>
   html.replaceAll("&quot;", "\"").replaceAll("&#39;", "'").replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&")

@@ -14,7 +14,8 @@ import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { DAM, FAMILY, serverUrl, SIRE, SON, testServer } from "./testing.ts"
+import { DAM, FAMILY, SIRE, SON } from "./testing/family.ts"
+import { serverUrl, testServer } from "./testing/server.ts"
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../../..")
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc")

@@ -3,7 +3,7 @@ import { assert, layer } from "@effect/vitest"
 import { fromRecords, Sante } from "@equides/domain"
 import { Effect, Schema } from "effect"
 import { idN } from "@equides/domain/testing"
-import { call, testServer } from "./testing.ts"
+import { call, testServer } from "./testing/server.ts"
 
 const DATA_ROUTES = [
   "/v1/meta",

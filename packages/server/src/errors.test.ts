@@ -5,7 +5,8 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
 import { Effect } from "effect"
-import { call, EVERY_ROUTE, FAMILY, type Reply, SIRE, testServer } from "./testing.ts"
+import { EVERY_ROUTE, FAMILY, SIRE } from "./testing/family.ts"
+import { call, type Reply, testServer } from "./testing/server.ts"
 
 const PROBLEM = "application/problem+json"
 

@@ -13,7 +13,8 @@ import fc from "fast-check"
 import { Agent, request } from "node:http"
 import { connect } from "node:net"
 import { DESIGN_EXPOSED_HEADERS as EXPOSED_HEADERS } from "./testing/spec.ts"
-import { FAMILY, raw, serverUrl, SIRE, testServer } from "./testing.ts"
+import { FAMILY, SIRE } from "./testing/family.ts"
+import { raw, serverUrl, testServer } from "./testing/server.ts"
 
 const SEED = 20261123
 const REQUESTS = 3000

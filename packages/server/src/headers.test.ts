@@ -9,7 +9,8 @@ import { Effect } from "effect"
 import { parseTrustedProxies } from "./config.ts"
 import { isOversized, scanQuery } from "./admission/requestSize.ts"
 import { DESIGN_EXPOSED_HEADERS as EXPOSED_HEADERS, SPEC_CACHE_CONTROL as CACHE_POLICY } from "./testing/spec.ts"
-import { FAMILY, raw, type RawReply, rawSocket, serverUrl, testServer } from "./testing.ts"
+import { FAMILY } from "./testing/family.ts"
+import { raw, type RawReply, rawSocket, serverUrl, testServer } from "./testing/server.ts"
 
 const COMMON = {
   "x-content-type-options": "nosniff",

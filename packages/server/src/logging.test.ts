@@ -5,7 +5,8 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
 import { Effect, Layer, Logger, type LogLevel, References } from "effect"
-import { call, FAMILY, testServer } from "./testing.ts"
+import { FAMILY } from "./testing/family.ts"
+import { call, testServer } from "./testing/server.ts"
 
 const serverLogging = (level: LogLevel.LogLevel, lines: Array<string>) =>
   testServer(fromRecords(FAMILY)).pipe(

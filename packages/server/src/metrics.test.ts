@@ -9,7 +9,9 @@ import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { serveMetrics } from "./metrics.ts"
 import { Registry, Telemetry } from "./telemetry.ts"
-import { call, FAMILY, parsePrometheus, raw, rawCall, sampleValue, SIRE, SON, testServer } from "./testing.ts"
+import { FAMILY, SIRE, SON } from "./testing/family.ts"
+import { parsePrometheus, sampleValue } from "./testing/prometheus.ts"
+import { call, raw, rawCall, testServer } from "./testing/server.ts"
 
 describe("parsePrometheus (the test's own reader)", () => {
   it("refuses what the format does not allow", () => {

@@ -7,7 +7,8 @@ import { Api, fromRecords, operationsOf } from "@equides/domain"
 import { Validator } from "@seriousme/openapi-schema-validator"
 import { Effect, SchemaAST } from "effect"
 import { HttpApi } from "effect/http-api"
-import { call, FAMILY, SIRE, testServer } from "./testing.ts"
+import { FAMILY, SIRE } from "./testing/family.ts"
+import { call, testServer } from "./testing/server.ts"
 
 const fetchDocument = Effect.map(call("/openapi.json"), (reply) => reply.json as Record<string, any>)
 

@@ -11,7 +11,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
-import { call, FAMILY, testServer } from "./testing.ts"
+import { FAMILY } from "./testing/family.ts"
+import { call, testServer } from "./testing/server.ts"
 
 const require = createRequire(import.meta.url)
 const binOf = (pkg: string, bin: string): string => join(dirname(require.resolve(`${pkg}/package.json`)), bin)

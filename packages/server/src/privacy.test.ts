@@ -8,7 +8,8 @@ import { Effect, Layer } from "effect"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { call, DAM, FAMILY, SIRE, SON, testServer } from "./testing.ts"
+import { DAM, FAMILY, SIRE, SON } from "./testing/family.ts"
+import { call, testServer } from "./testing/server.ts"
 
 const BREEDER = "Marguerite Naisseuse-Secrète"
 

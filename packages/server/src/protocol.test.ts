@@ -11,7 +11,8 @@ import { Effect } from "effect"
 import { equideNotFound as unknownId } from "./handlers/query.ts"
 import { targetProblem } from "./admission/requestTarget.ts"
 import { DESIGN_EXPOSED_HEADERS as EXPOSED_HEADERS } from "./testing/spec.ts"
-import { FAMILY, raw, rawSocket, serverUrl, SIRE, testServer } from "./testing.ts"
+import { FAMILY, SIRE } from "./testing/family.ts"
+import { raw, rawSocket, serverUrl, testServer } from "./testing/server.ts"
 
 interface Parsed {
   readonly status: number

@@ -10,7 +10,8 @@ import { TestClock } from "effect/testing"
 import { parseTrustedProxies } from "./config.ts"
 import { costOf, makeCallerKey, normalizeAddress, rateLimitPolicy, TokenBuckets } from "./admission/quota.ts"
 import { scanQuery } from "./admission/requestSize.ts"
-import { call, FAMILY, SIRE, testServer } from "./testing.ts"
+import { FAMILY, SIRE } from "./testing/family.ts"
+import { call, testServer } from "./testing/server.ts"
 
 describe("TokenBuckets", () => {
   it("starts full, takes the cost, refills at the rate up to the burst", () => {

@@ -13,7 +13,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { chromium } from "playwright-core"
 import { requiredProgram } from "./testing/programs.ts"
-import { call, FAMILY, serverUrl, testServer } from "./testing.ts"
+import { FAMILY } from "./testing/family.ts"
+import { call, serverUrl, testServer } from "./testing/server.ts"
 
 const require = createRequire(import.meta.url)
 const CHROMIUM = requiredProgram("chromium", "chromium", ["/usr/bin/chromium"])

@@ -16,7 +16,9 @@ import {
   Suggestions
 } from "@equides/domain"
 import { Effect } from "effect"
-import { call, DAM, DAUGHTER, EVERY_ROUTE, FAMILY, GELDING, JSON_UTF8, shape, SIRE, SON, testServer } from "./testing.ts"
+import { DAM, DAUGHTER, EVERY_ROUTE, FAMILY, GELDING, shape, SIRE, SON } from "./testing/family.ts"
+import { call, testServer } from "./testing/server.ts"
+import { SPEC_JSON as JSON_UTF8 } from "./testing/spec.ts"
 
 
 

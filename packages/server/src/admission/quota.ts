@@ -14,7 +14,26 @@
  * is still at its cap (more than `MAX_CALLERS` callers active within one refill period), the oldest
  * entries are dropped: those callers get a full bucket again (the quota fails open, memory does not).
  */
-import type { DatasetData } from "@equides/domain"
+import {
+  CONSANGUINITE_GENERATIONS_DEFAUT,
+  CONSANGUINITE_GENERATIONS_MAX,
+  CONSANGUINITE_GENERATIONS_MIN,
+  type DatasetData,
+  DEFAULT_LIMITE,
+  DEFAULT_REPARTITION_LIMITE,
+  DEFAULT_SUGGEST_LIMITE,
+  DESCENDANCE_LIMITE_DEFAUT,
+  DESCENDANCE_LIMITE_MAX,
+  DESCENDANCE_LIMITE_MIN,
+  MAX_LIMITE,
+  MAX_REPARTITION_LIMITE,
+  MAX_SUGGEST_LIMITE,
+  MIN_LIMITE,
+  MIN_REPARTITION_LIMITE,
+  MIN_SUGGEST_LIMITE,
+  PEDIGREE_GENERATIONS_DEFAUT,
+  PEDIGREE_GENERATIONS_MAX
+} from "@equides/domain"
 import { IpNetwork, NetAddress } from "effect/net"
 import { Result } from "effect"
 import type { QueryScan } from "./requestSize.ts"
@@ -203,29 +222,30 @@ const intOr = (raw: string | undefined, fallback: number, min: number, max: numb
 }
 
 /**
- * Estimated bytes of the answer to `route` (a route template) with these query values. Values a
- * route will refuse are estimated at their bound: the 400 that follows is cheap anyway.
+ * Estimated bytes of the answer to `route` (a route template) with these query values, with the
+ * routes' own defaults and bounds (the domain's). Values a route will refuse are estimated at
+ * their bound: the 400 that follows is cheap anyway.
  */
 export const estimatedBytes = (route: string | undefined, query: QueryScan, data: DatasetData): number => {
   switch (route) {
     case "/v1/equides":
-      return intOr(query.limite, 20, 1, 100) * (query.vue === "complet" ? ROW_BYTES.complet : ROW_BYTES.resume)
+      return intOr(query.limite, DEFAULT_LIMITE, MIN_LIMITE, MAX_LIMITE) * (query.vue === "complet" ? ROW_BYTES.complet : ROW_BYTES.resume)
     case "/v1/equides/:id/pedigree":
-      return ROW_BYTES.noeud * (2 ** (intOr(query.generations, 4, 0, 8) + 1) - 1)
+      return ROW_BYTES.noeud * (2 ** (intOr(query.generations, PEDIGREE_GENERATIONS_DEFAUT, 0, PEDIGREE_GENERATIONS_MAX) + 1) - 1)
     case "/v1/equides/:id/consanguinite":
     case "/v1/accouplements":
       // Each common ancestor fills at least 2 of the 2^(g+1) − 2 slots of the cut: at most 2^g − 1 of them.
-      return ROW_BYTES.consanguinite + ROW_BYTES.ancetreCommun * (2 ** intOr(query.generations, 8, 1, 12) - 1)
+      return ROW_BYTES.consanguinite + ROW_BYTES.ancetreCommun * (2 ** intOr(query.generations, CONSANGUINITE_GENERATIONS_DEFAUT, CONSANGUINITE_GENERATIONS_MIN, CONSANGUINITE_GENERATIONS_MAX) - 1)
     case "/v1/equides/:id/descendance":
-      return ROW_BYTES.produit * intOr(query.limite, 50, 1, 100)
+      return ROW_BYTES.produit * intOr(query.limite, DESCENDANCE_LIMITE_DEFAUT, DESCENDANCE_LIMITE_MIN, DESCENDANCE_LIMITE_MAX)
     case "/v1/search":
-      return ROW_BYTES.suggestion * intOr(query.limite, 10, 1, 100)
+      return ROW_BYTES.suggestion * intOr(query.limite, DEFAULT_SUGGEST_LIMITE, MIN_SUGGEST_LIMITE, MAX_SUGGEST_LIMITE)
     case "/v1/referentiels/:dimension":
       return ROW_BYTES.referentiel
     case "/v1/stats/repartition":
       // `annee_naissance` is returned in full whatever `limite` says: one row per distinct year.
       return ROW_BYTES.tranche *
-        (query.dimension === "annee_naissance" ? data.annee.values.length : intOr(query.limite, 50, 1, 1000))
+        (query.dimension === "annee_naissance" ? data.annee.values.length : intOr(query.limite, DEFAULT_REPARTITION_LIMITE, MIN_REPARTITION_LIMITE, MAX_REPARTITION_LIMITE))
     default:
       return 0
   }

@@ -11,7 +11,8 @@ import { Agent, request } from "node:http"
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
 import { Admission } from "./Gatekeeper.ts"
-import { FAMILY, serverUrl, testServer } from "../testing.ts"
+import { FAMILY } from "../testing/family.ts"
+import { serverUrl, testServer } from "../testing/server.ts"
 import { ENTRY_OVERHEAD, exactBody, ResponseCache } from "./responseCache.ts"
 
 const bodyOf = (length: number) => new Uint8Array(length)

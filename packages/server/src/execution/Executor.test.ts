@@ -10,7 +10,9 @@ import { filterInputArbitrary, syntheticRecords } from "@equides/domain/testing"
 import { Context, Effect, Exit, Fiber, Layer } from "effect"
 import fc from "fast-check"
 import { Telemetry } from "../telemetry.ts"
-import { call, FAMILY, realSleep, testServer } from "../testing.ts"
+import { FAMILY } from "../testing/family.ts"
+import { call, testServer } from "../testing/server.ts"
+import { realSleep } from "../testing/time.ts"
 import { Executor, type ExecutorShape } from "./Executor.ts"
 
 const RECORDS = syntheticRecords(3000, 7)

@@ -14,7 +14,8 @@ import { settingsLayer } from "../config.ts"
 import { makeFrontDoor } from "./frontDoor.ts"
 import { SPEC_CACHE_CONTROL as CACHE_POLICY } from "../testing/spec.ts"
 import { Telemetry } from "../telemetry.ts"
-import { FAMILY, parsePrometheus, sampleValue } from "../testing.ts"
+import { FAMILY } from "../testing/family.ts"
+import { parsePrometheus, sampleValue } from "../testing/prometheus.ts"
 
 const environment = Layer.provideMerge(
   Admission.layer,

@@ -3,6 +3,6 @@
  * shutdown test starts as a child process, to have a request in flight when the signal comes.
  */
 import { makeServerLive, runServer } from "./server.ts"
-import { instrumentedStats, makeProbe } from "../testing.ts"
+import { instrumentedStats, makeProbe } from "../testing/instrumented.ts"
 
 runServer(makeServerLive(instrumentedStats(makeProbe(), Number(process.env["SLOW_MS"] ?? 1500))))

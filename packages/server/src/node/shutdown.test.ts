@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { connect, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { FAMILY, SIRE } from "../testing.ts"
+import { FAMILY, SIRE } from "../testing/family.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "equides-shutdown-"))
 const DATA_FILE = join(dir, "family.jsonl")

@@ -11,7 +11,7 @@ import { settingsLayer } from "../config.ts"
 import { ROUTER_CONFIG } from "../admission/routes.ts"
 import { PipelineLive } from "./Pipeline.ts"
 import { Telemetry } from "../telemetry.ts"
-import { FAMILY } from "../testing.ts"
+import { FAMILY } from "../testing/family.ts"
 
 const logged: Array<string> = []
 let counted = 0

@@ -19,7 +19,7 @@ import { mkdirSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
 import { type Browser, chromium, type Page } from "playwright-core"
-import { serverUrl, testServer } from "../testing.ts"
+import { serverUrl, testServer } from "../testing/server.ts"
 import { requiredProgram } from "./programs.ts"
 
 /** The system Chromium, or undefined when absent (tests skip; under CI=true this throws). */
