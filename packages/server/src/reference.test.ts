@@ -12,23 +12,12 @@ import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { chromium } from "playwright-core"
-import { requiredProgram } from "./testing/programs.ts"
+import { chromiumPath, LAUNCH_ARGS as ARGS } from "./testing/browser.ts"
 import { FAMILY } from "./testing/family.ts"
 import { call, serverUrl, testServer } from "./testing/server.ts"
 
 const require = createRequire(import.meta.url)
-const CHROMIUM = requiredProgram("chromium", "chromium", ["/usr/bin/chromium"])
-
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync"
-]
+const CHROMIUM = chromiumPath()
 
 /** An accessibility finding of axe-core: impact, rule, the first nodes. */
 type Finding = string

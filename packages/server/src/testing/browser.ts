@@ -25,7 +25,8 @@ import { requiredProgram } from "./programs.ts"
 /** The system Chromium, or undefined when absent (tests skip; under CI=true this throws). */
 export const chromiumPath = (): string | undefined => requiredProgram("chromium", "chromium", ["/usr/bin/chromium"])
 
-const LAUNCH_ARGS = [
+/** Chromium's switches on this machine: without the network features, its connections hang on the closed network. */
+export const LAUNCH_ARGS = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",
