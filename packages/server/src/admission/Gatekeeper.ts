@@ -25,7 +25,7 @@ import { prefersHtml } from "./negotiation.ts"
 import { costOf, makeCallerKey, type QuotaState, rateLimitPolicy, TokenBuckets } from "./quota.ts"
 import { isOversized, MAX_QUERY_BYTES, MAX_QUERY_PARAMETERS, scanQuery } from "./requestSize.ts"
 import { targetProblem } from "./requestTarget.ts"
-import { ResponseCache } from "./responseCache.ts"
+import { exactBody, ResponseCache } from "./responseCache.ts"
 import { PROBES, routeTemplates } from "./routes.ts"
 
 /** The methods of a CORS preflight's answer (`OPTIONS` itself is not asked for across origins). */
@@ -226,6 +226,21 @@ export class Gatekeeper {
           headers: { ...tooMany.headers, "retry-after": String(exchange.quota?.retryAfterSeconds ?? 1) }
         })
     }
+  }
+
+  /**
+   * What a route executed, shaped for this exchange and kept in the response cache when it is a
+   * representation worth keeping: successes only (an error is cheap to recompute, and random URIs
+   * must not churn the cache), its bytes in a buffer of their own (a view would keep its whole
+   * backing buffer alive), without the caller's `RateLimit`.
+   */
+  executed(exchange: Exchange, own: Own): Answer {
+    const shaped = shapeAnswer(exchange, this.policy, own.status, own.headers, own.body)
+    if (exchange.etag !== undefined && this.cache.enabled && shaped.status >= 200 && shaped.status < 300 && shaped.body !== undefined) {
+      const exact = exactBody(shaped.body)
+      this.cache.set(exchange.etag, exact === shaped.body ? shaped : { ...shaped, body: exact }, exact)
+    }
+    return withRateLimit(shaped, exchange.quota)
   }
 
   /** `own` with the contract's headers for this exchange, and its `RateLimit`. */

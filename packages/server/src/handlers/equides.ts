@@ -1,9 +1,14 @@
 /** Handlers of the `equides` group: the list, one record, its pedigree and direct offspring. */
-import { Api, Dataset, descendance, equide, pedigree } from "@equides/domain"
+import { Api, Dataset } from "@equides/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Executor } from "../execution/Executor.ts"
-import { equideRow, jsonBody } from "./query.ts"
+import { descendanceOf, pedigreeOf, recordOf } from "../execution/lookups.ts"
+import { equideNotFound, jsonBody } from "./query.ts"
+
+/** A lookup's value, or the 404 of an unknown id. */
+const found = <A>(value: A | undefined): Effect.Effect<A, typeof equideNotFound> =>
+  value === undefined ? Effect.fail(equideNotFound) : Effect.succeed(value)
 
 export const EquidesHandlers = HttpApiBuilder.group(
   Api,
@@ -11,13 +16,11 @@ export const EquidesHandlers = HttpApiBuilder.group(
   Effect.fnUntraced(function*(handlers) {
     const data = yield* Dataset
     const executor = yield* Executor
-    const rowOf = (id: string) => equideRow(data, id)
     return handlers.handleAll({
       list: ({ query, request }) => jsonBody(executor.answer({ endpoint: "list", query, url: request.url })),
-      get: ({ params }) => Effect.map(rowOf(params.id), (row) => equide(data, row)),
-      pedigree: ({ params, query }) => Effect.map(rowOf(params.id), (row) => pedigree(data, row, query.generations)),
-      descendance: ({ params, query }) =>
-        Effect.map(rowOf(params.id), (row) => descendance(data, row, query.limite, query.offset))
+      get: ({ params }) => found(recordOf(data, params.id)),
+      pedigree: ({ params, query }) => found(pedigreeOf(data, params.id, query)),
+      descendance: ({ params, query }) => found(descendanceOf(data, params.id, query))
     })
   })
 )

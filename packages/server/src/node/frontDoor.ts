@@ -1,8 +1,9 @@
 /**
  * The front door: the public Node server answers, in its own `request` event and before the
  * request enters Effect, whatever admission answers without executing anything: a 304, a
- * representation the response cache keeps, a preflight, a refusal (request target, size, quota).
- * On a public API those are most requests (CDN and browser revalidations, hot URIs), and this way
+ * representation the response cache keeps, a preflight, a refusal (request target, size, quota),
+ * and the lookups of the direct lane (`execution/directLane.ts`: a record, its pedigree, its
+ * progeny, the unfiltered list page). On a public API those are most requests (CDN and browser revalidations, hot URIs), and this way
  * they cost about what a bare `node:http` answer costs instead of a fiber, a request wrapper and
  * the router each. The answer is the one the pipeline would write (`admission/answer.ts`).
  *
@@ -12,17 +13,23 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { type Gatekeeper, handOver } from "../admission/Gatekeeper.ts"
+import type { DirectLane } from "../execution/directLane.ts"
 import type { Registry } from "../telemetry.ts"
 
 /** `true` when the request has been answered; `false` when the application must answer it. */
 export type FrontDoor = (request: IncomingMessage, response: ServerResponse) => boolean
 
-export const makeFrontDoor = (gatekeeper: Gatekeeper, registry: Registry): FrontDoor => (request, response) => {
+/** `lane`: the lookups answered here too (`execution/directLane.ts`); without it, they go to the application. */
+export const makeFrontDoor = (gatekeeper: Gatekeeper, registry: Registry, lane?: DirectLane): FrontDoor => (request, response) => {
   if (!gatekeeper.frontDoorOpen || request.headers["content-length"] !== undefined || request.headers["transfer-encoding"] !== undefined) {
     return false
   }
   const exchange = gatekeeper.admit(request.method ?? "GET", request.url ?? "/", request.headers, request.socket.remoteAddress)
-  const answer = gatekeeper.answer(exchange)
+  let answer = gatekeeper.answer(exchange)
+  if (answer === undefined && exchange.verdict === "route" && lane !== undefined) {
+    const own = lane(exchange.route, exchange.url)
+    if (own !== undefined) answer = gatekeeper.executed(exchange, own)
+  }
   if (answer === undefined) {
     handOver(request, exchange)
     return false

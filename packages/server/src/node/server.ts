@@ -20,6 +20,7 @@ import { Admission } from "../admission/Gatekeeper.ts"
 import { makeApp } from "../App.ts"
 import { ROUTER_CONFIG } from "../admission/routes.ts"
 import { DEFAULT_SETTINGS, logLevelConfig, serverConfig, Settings } from "../config.ts"
+import { makeDirectLane } from "../execution/directLane.ts"
 import { Executor, QueryThreads } from "../execution/Executor.ts"
 import { quotaLayer } from "../admission/redisQuota.ts"
 import { type FrontDoor, makeFrontDoor } from "./frontDoor.ts"
@@ -133,7 +134,7 @@ export const makeNodeServer = (frontDoor?: FrontDoor): Server => new PublicServe
  */
 export const publicListener = (options: NodeHttpServer.Options, frontDoor = true) =>
   Layer.unwrap(Effect.gen(function*() {
-    const door = frontDoor ? makeFrontDoor(yield* Admission, yield* Telemetry) : undefined
+    const door = frontDoor ? makeFrontDoor(yield* Admission, yield* Telemetry, makeDirectLane(yield* Dataset)) : undefined
     return NodeHttpServer.layer(() => makeNodeServer(door), options)
   }))
 

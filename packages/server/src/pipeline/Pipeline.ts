@@ -29,7 +29,6 @@ import { Cause, Clock, Context, Effect, type Fiber, LogLevel, Option, References
 import { type FindMyWay, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse, ProblemDetails } from "effect/http"
 import { type Answer, ownOf, renderProblem } from "../admission/answer.ts"
 import { Admission, admittedAt, type Exchange } from "../admission/Gatekeeper.ts"
-import { exactBody } from "../admission/responseCache.ts"
 import { Settings } from "../config.ts"
 import { ALLOW } from "../responseHeaders.ts"
 import { problemResponse } from "../problems.ts"
@@ -95,15 +94,6 @@ const toResponse = (answer: Answer): Response =>
     ? HttpServerResponse.empty({ status: answer.status, headers: answer.headers })
     : HttpServerResponse.uint8Array(answer.body, { status: answer.status, headers: answer.headers })
 
-/**
- * An answer kept by the cache: its bytes in a buffer of their own (a view would keep its whole
- * backing buffer alive in the cache), never encoded again.
- */
-const toKept = (answer: Answer, body: Uint8Array): Answer => {
-  const exact = exactBody(body)
-  return exact === body ? answer : { ...answer, body: exact }
-}
-
 const Pipeline = Effect.gen(function*() {
   const settings = yield* Settings
   const gatekeeper = yield* Admission
@@ -111,7 +101,6 @@ const Pipeline = Effect.gen(function*() {
   const debug = LogLevel.isGreaterThanOrEqualTo("Debug", yield* References.MinimumLogLevel)
 
   const problems = routeProblems(gatekeeper.templates)
-  const { cache } = gatekeeper
   const gate = new Gate(settings.maxConcurrency, settings.maxConcurrency * 64)
   const timeoutMs = settings.requestTimeoutMs
   const overloaded = renderProblem(
@@ -147,7 +136,7 @@ const Pipeline = Effect.gen(function*() {
     )
   }
 
-  /** What the router answered, shaped, kept in the cache when it is a representation worth keeping, then sent. */
+  /** What the router answered, shaped and kept (`Gatekeeper.executed`), then sent. */
   const respond = (response: Response, exchange: Exchange): Effect.Effect<Response> => {
     // A 503 from the routes themselves: no data loaded (probes and data routes).
     if (response.status === 503) registry.recordUnavailable("no_data")
@@ -157,14 +146,7 @@ const Pipeline = Effect.gen(function*() {
       const shaped = gatekeeper.shaped(exchange, { status: response.status, headers: response.headers, body: undefined })
       return Effect.succeed(HttpServerResponse.setHeaders(response, shaped.headers))
     }
-    const shaped = gatekeeper.shaped(exchange, own)
-    // Successes only: an error is cheap to recompute, and random URIs must not churn the cache.
-    if (exchange.etag !== undefined && cache.enabled && shaped.status >= 200 && shaped.status < 300 && shaped.body !== undefined) {
-      const { ratelimit: _, ...headers } = shaped.headers
-      const kept = toKept({ ...shaped, headers }, shaped.body)
-      cache.set(exchange.etag, kept, kept.body!)
-    }
-    return send(shaped, exchange)
+    return send(gatekeeper.executed(exchange, own), exchange)
   }
 
   const unavailable = (reason: UnavailableReason, exchange: Exchange): Effect.Effect<Response> => {

@@ -1,0 +1,52 @@
+/**
+ * The direct lane answers the lookups it knows, leaves everything else to the pipeline (refusals,
+ * unknown ids, filtered lists), and writes what the pipeline writes: the same body as a server
+ * without a front door (`answerPaths.test.ts` compares whole answers, headers included).
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { buildDataset, fromRecords } from "@equides/domain"
+import { Effect, Layer } from "effect"
+import { ABSENT, FAMILY, SIRE } from "../testing/family.ts"
+import { raw, testServer } from "../testing/server.ts"
+import { makeDirectLane } from "./directLane.ts"
+
+const lane = makeDirectLane(buildDataset(FAMILY))
+
+const ANSWERED: ReadonlyArray<readonly [route: string, url: string]> = [
+  ["/v1/equides/:id", `/v1/equides/${SIRE}`],
+  ["/v1/equides/:id/pedigree", `/v1/equides/${SIRE}/pedigree?generations=2`],
+  ["/v1/equides/:id/descendance", `/v1/equides/${SIRE}/descendance?limite=2&offset=1`],
+  ["/v1/equides", "/v1/equides?tri=-annee&limite=3&vue=complet"]
+]
+
+describe("the direct lane", () => {
+  it("leaves refusals, unknown ids, filtered lists and other routes to the pipeline", () => {
+    for (const [route, url] of [
+      ["/v1/equides/:id", `/v1/equides/${ABSENT}`],
+      ["/v1/equides/:id", `/v1/equides/${SIRE}?vue=complet`],
+      ["/v1/equides/:id/pedigree", `/v1/equides/${SIRE}/pedigree?generations=9`],
+      ["/v1/equides/:id/descendance", `/v1/equides/${SIRE}/descendance?limite=deux`],
+      ["/v1/equides", "/v1/equides?race=Selle%20Francais"],
+      ["/v1/equides", "/v1/equides?limite=101"],
+      ["/v1/stats", "/v1/stats"],
+      [undefined, "/nulle-part"]
+    ] as const) {
+      assert.isUndefined(lane(route, url), url)
+    }
+  })
+
+  it.effect("answers the lookups with the bytes the pipeline answers", () =>
+    Effect.gen(function*() {
+      for (const [route, url] of ANSWERED) {
+        const own = lane(route, url)
+        assert.isDefined(own, url)
+        const reply = yield* raw(url)
+        assert.strictEqual(reply.status, 200, url)
+        assert.strictEqual(Buffer.from(own!.body!).toString(), reply.body.toString(), url)
+      }
+    }).pipe(Effect.provide(Layer.fresh(testServer(fromRecords(FAMILY), { frontDoor: false })))))
+
+  it("answers nothing without data", () => {
+    assert.isUndefined(makeDirectLane(buildDataset([]))("/v1/equides", "/v1/equides"))
+  })
+})

@@ -1,0 +1,97 @@
+/**
+ * The front door's direct lane (issue 9, item 3): the lookups of `lookups.ts` answered in the Node
+ * server's `request` event, without a fiber, a request wrapper, the router or the HttpApi
+ * middleware, which cost several times the lookup itself. The contract stays the `HttpApi`
+ * definition's: the query is decoded with the API's own parameter definitions and the value
+ * encoded with the endpoint's own success schema, and the answer is shaped by the one answer
+ * path (`admission/answer.ts`). What the lane does not answer (a parameter refused, an unknown id,
+ * a filtered list) goes on to the pipeline, so refusals keep their one path;
+ * `answerPaths.test.ts` checks that both paths write the same bytes.
+ *
+ * The lane bypasses the concurrency gate: a lookup is bounded work, like a kept response.
+ */
+import { Descendance, descendanceQuery, Equide, listQuery, NoQuery, Pedigree, pedigreeQuery } from "@equides/domain"
+import type { DatasetData } from "@equides/domain"
+import { answer, isBounded } from "@equides/domain/answers"
+import { Exit, Result, Schema } from "effect"
+import type { Own } from "../admission/answer.ts"
+import { descendanceOf, pedigreeOf, recordOf } from "./lookups.ts"
+
+type Query = Readonly<Record<string, string | ReadonlyArray<string>>>
+
+/** A query string's parameters as the router hands them to the API: one value, or every value of a repeated name. */
+const parseQuery = (url: string): Query => {
+  const start = url.indexOf("?")
+  const query: Record<string, string | Array<string>> = {}
+  if (start < 0) return query
+  for (const [name, value] of new URLSearchParams(url.slice(start + 1))) {
+    const seen = query[name]
+    query[name] = seen === undefined ? value : typeof seen === "string" ? [seen, value] : [...seen, value]
+  }
+  return query
+}
+
+/** A query decoded by the API's definition of a route's parameters (as HttpApi does): undefined when it refuses. */
+const orRefused = <A>(decode: (input: unknown) => Exit.Exit<A, unknown>) => (query: Query): A | undefined => {
+  const exit = decode(query)
+  return Exit.isSuccess(exit) ? exit.value : undefined
+}
+
+const JSON_TYPE = "application/json"
+
+const jsonOwn = (body: Uint8Array): Own => ({
+  status: 200,
+  headers: { "content-type": JSON_TYPE, "content-length": String(body.length) },
+  body
+})
+
+/** A value encoded by an endpoint's success schema, as HttpApi encodes it (the schema's encoding, then JSON). */
+const asJson = (encode: (value: unknown) => unknown) => (value: unknown): Own => jsonOwn(Buffer.from(JSON.stringify(encode(value))))
+
+/** The id of `/v1/equides/{id}…`: admission has already refused a path that is not canonical. */
+const idOf = (url: string): string => {
+  const end = url.indexOf("?")
+  return (end < 0 ? url : url.slice(0, end)).split("/")[3] ?? ""
+}
+
+export type DirectLane = (route: string | undefined, url: string) => Own | undefined
+
+export const makeDirectLane = (data: DatasetData): DirectLane => {
+  if (data.size === 0) return () => undefined
+  const decodePedigree = orRefused(Schema.decodeUnknownExit(Schema.toCodecArrayFromSingle(Schema.Struct(pedigreeQuery.fields))))
+  const decodeDescendance = orRefused(Schema.decodeUnknownExit(Schema.toCodecArrayFromSingle(Schema.Struct(descendanceQuery.fields))))
+  const decodeList = orRefused(Schema.decodeUnknownExit(Schema.toCodecArrayFromSingle(Schema.Struct(listQuery.fields))))
+  const decodeNone = orRefused(Schema.decodeUnknownExit(NoQuery))
+  const encodeEquide = asJson(Schema.encodeUnknownSync(Equide))
+  const encodePedigree = asJson(Schema.encodeUnknownSync(Pedigree))
+  const encodeDescendance = asJson(Schema.encodeUnknownSync(Descendance))
+  return (route, url) => {
+    switch (route) {
+      case "/v1/equides/:id": {
+        const query = decodeNone(parseQuery(url))
+        const value = query === undefined ? undefined : recordOf(data, idOf(url))
+        return value === undefined ? undefined : encodeEquide(value)
+      }
+      case "/v1/equides/:id/pedigree": {
+        const query = decodePedigree(parseQuery(url))
+        const value = query === undefined ? undefined : pedigreeOf(data, idOf(url), query)
+        return value === undefined ? undefined : encodePedigree(value)
+      }
+      case "/v1/equides/:id/descendance": {
+        const query = decodeDescendance(parseQuery(url))
+        const value = query === undefined ? undefined : descendanceOf(data, idOf(url), query)
+        return value === undefined ? undefined : encodeDescendance(value)
+      }
+      case "/v1/equides": {
+        const query = decodeList(parseQuery(url))
+        if (query === undefined) return undefined
+        const execution = { endpoint: "list" as const, query, url }
+        if (!isBounded(execution)) return undefined
+        const body = answer(data, execution)
+        return Result.isSuccess(body) ? jsonOwn(body.success) : undefined
+      }
+      default:
+        return undefined
+    }
+  }
+}

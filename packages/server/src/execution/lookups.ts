@@ -1,0 +1,36 @@
+/**
+ * The lookups: one record, its pedigree, its direct offspring, and the list's unfiltered page.
+ * Each is bounded work (a row's neighbours, a page) that runs on the main thread, and each is
+ * defined here once: the HttpApi handlers answer with these, and so does the front door's direct
+ * lane (`directLane.ts`), which must answer the same bytes.
+ */
+import {
+  type DatasetData,
+  descendance,
+  descendanceQuery,
+  equide,
+  findEquide,
+  listQuery,
+  pedigree,
+  pedigreeQuery
+} from "@equides/domain"
+import type { Schema } from "effect"
+
+type Decoded<F extends Schema.Struct.Fields> = Schema.Struct<F>["Type"]
+export type PedigreeQuery = Decoded<typeof pedigreeQuery.fields>
+export type DescendanceQuery = Decoded<typeof descendanceQuery.fields>
+export type ListQuery = Decoded<typeof listQuery.fields>
+
+/** What a lookup of an id gives: the value, or `undefined` for an unknown (or malformed) id. */
+const ofId = <A>(data: DatasetData, id: string, f: (row: number) => A): A | undefined => {
+  const row = findEquide(data, id)
+  return row === undefined ? undefined : f(row)
+}
+
+export const recordOf = (data: DatasetData, id: string) => ofId(data, id, (row) => equide(data, row))
+
+export const pedigreeOf = (data: DatasetData, id: string, query: PedigreeQuery) =>
+  ofId(data, id, (row) => pedigree(data, row, query.generations))
+
+export const descendanceOf = (data: DatasetData, id: string, query: DescendanceQuery) =>
+  ofId(data, id, (row) => descendance(data, row, query.limite, query.offset))
