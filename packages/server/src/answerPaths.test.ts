@@ -10,7 +10,7 @@ import { fromRecords } from "@equides/domain"
 import { Context, Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
 import { parseTrustedProxies } from "./config.ts"
-import { EVERY_ROUTE, FAMILY } from "./testing/family.ts"
+import { EVERY_ROUTE, FAMILY, SIRE } from "./testing/family.ts"
 import { rawSocket, testServer } from "./testing/server.ts"
 
 const trustedLoopback = () => {
@@ -65,6 +65,11 @@ const converse = (base: string) =>
     yield* send(message("GET", "/v1/nulle-part", refused))
     yield* send(message("DELETE", "/v1/stats", refused))
     yield* send(message("GET", "/v1/equides?sexe=Licorne", refused))
+    // What the front door's direct lane must leave to the pipeline: unknown parameters, other methods.
+    yield* send(message("GET", "/v1/equides?inconnu=1", refused))
+    yield* send(message("GET", `/v1/equides/${SIRE}?vue=complet`, refused))
+    yield* send(message("GET", `/v1/equides/${SIRE}/pedigree?generations=9`, refused))
+    yield* send(message("POST", `/v1/equides/${SIRE}`, refused))
     // An exhausted quota: the same 429s on both servers, for a request and for a revalidation.
     const spender = "203.0.113.1"
     for (let i = 0; i < 80; i++) {

@@ -21,24 +21,28 @@ const ANSWERED: ReadonlyArray<readonly [route: string, url: string]> = [
 
 describe("the direct lane", () => {
   it("leaves refusals, unknown ids, filtered lists and other routes to the pipeline", () => {
-    for (const [route, url] of [
-      ["/v1/equides/:id", `/v1/equides/${ABSENT}`],
-      ["/v1/equides/:id", `/v1/equides/${SIRE}?vue=complet`],
-      ["/v1/equides/:id/pedigree", `/v1/equides/${SIRE}/pedigree?generations=9`],
-      ["/v1/equides/:id/descendance", `/v1/equides/${SIRE}/descendance?limite=deux`],
-      ["/v1/equides", "/v1/equides?race=Selle%20Francais"],
-      ["/v1/equides", "/v1/equides?limite=101"],
-      ["/v1/stats", "/v1/stats"],
-      [undefined, "/nulle-part"]
+    for (const [method, route, url] of [
+      ["POST", "/v1/equides/:id", `/v1/equides/${SIRE}`],
+      ["DELETE", "/v1/equides", "/v1/equides"],
+      ["GET", "/v1/equides", "/v1/equides?inconnu=1"],
+      ["GET", "/v1/equides/:id/pedigree", `/v1/equides/${SIRE}/pedigree?generation=2`],
+      ["GET", "/v1/equides/:id", `/v1/equides/${ABSENT}`],
+      ["GET", "/v1/equides/:id", `/v1/equides/${SIRE}?vue=complet`],
+      ["GET", "/v1/equides/:id/pedigree", `/v1/equides/${SIRE}/pedigree?generations=9`],
+      ["GET", "/v1/equides/:id/descendance", `/v1/equides/${SIRE}/descendance?limite=deux`],
+      ["GET", "/v1/equides", "/v1/equides?race=Selle%20Francais"],
+      ["GET", "/v1/equides", "/v1/equides?limite=101"],
+      ["GET", "/v1/stats", "/v1/stats"],
+      ["GET", undefined, "/nulle-part"]
     ] as const) {
-      assert.isUndefined(lane(route, url), url)
+      assert.isUndefined(lane(method, route, url), `${method} ${url}`)
     }
   })
 
   it.effect("answers the lookups with the bytes the pipeline answers", () =>
     Effect.gen(function*() {
       for (const [route, url] of ANSWERED) {
-        const own = lane(route, url)
+        const own = lane("GET", route, url)
         assert.isDefined(own, url)
         const reply = yield* raw(url)
         assert.strictEqual(reply.status, 200, url)
@@ -47,6 +51,6 @@ describe("the direct lane", () => {
     }).pipe(Effect.provide(Layer.fresh(testServer(fromRecords(FAMILY), { frontDoor: false })))))
 
   it("answers nothing without data", () => {
-    assert.isUndefined(makeDirectLane(buildDataset([]))("/v1/equides", "/v1/equides"))
+    assert.isUndefined(makeDirectLane(buildDataset([]))("GET", "/v1/equides", "/v1/equides"))
   })
 })

@@ -13,7 +13,7 @@
 import { Descendance, descendanceQuery, Equide, listQuery, NoQuery, Pedigree, pedigreeQuery } from "@equides/domain"
 import type { DatasetData } from "@equides/domain"
 import { answer, isBounded } from "@equides/domain/answers"
-import { Exit, Result, Schema } from "effect"
+import { Exit, Result, Schema, type SchemaAST } from "effect"
 import type { Own } from "../admission/answer.ts"
 import { descendanceOf, pedigreeOf, recordOf } from "./lookups.ts"
 
@@ -31,9 +31,12 @@ const parseQuery = (url: string): Query => {
   return query
 }
 
+/** As HttpApi decodes a query: a parameter the route does not define is refused, never ignored. */
+const STRICT: SchemaAST.ParseOptions = { onExcessProperty: "error" }
+
 /** A query decoded by the API's definition of a route's parameters (as HttpApi does): undefined when it refuses. */
-const orRefused = <A>(decode: (input: unknown) => Exit.Exit<A, unknown>) => (query: Query): A | undefined => {
-  const exit = decode(query)
+const orRefused = <A>(decode: (input: unknown, options: SchemaAST.ParseOptions) => Exit.Exit<A, unknown>) => (query: Query): A | undefined => {
+  const exit = decode(query, STRICT)
   return Exit.isSuccess(exit) ? exit.value : undefined
 }
 
@@ -54,7 +57,8 @@ const idOf = (url: string): string => {
   return (end < 0 ? url : url.slice(0, end)).split("/")[3] ?? ""
 }
 
-export type DirectLane = (route: string | undefined, url: string) => Own | undefined
+/** `method`, the request's; `route`, its template; `url`, its path and query as received. */
+export type DirectLane = (method: string, route: string | undefined, url: string) => Own | undefined
 
 export const makeDirectLane = (data: DatasetData): DirectLane => {
   if (data.size === 0) return () => undefined
@@ -65,7 +69,9 @@ export const makeDirectLane = (data: DatasetData): DirectLane => {
   const encodeEquide = asJson(Schema.encodeUnknownSync(Equide))
   const encodePedigree = asJson(Schema.encodeUnknownSync(Pedigree))
   const encodeDescendance = asJson(Schema.encodeUnknownSync(Descendance))
-  return (route, url) => {
+  return (method, route, url) => {
+    // Another method on a served path is the router's 405.
+    if (method !== "GET" && method !== "HEAD") return undefined
     switch (route) {
       case "/v1/equides/:id": {
         const query = decodeNone(parseQuery(url))

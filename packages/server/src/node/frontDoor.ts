@@ -27,7 +27,7 @@ export const makeFrontDoor = (gatekeeper: Gatekeeper, registry: Registry, lane?:
   const exchange = gatekeeper.admit(request.method ?? "GET", request.url ?? "/", request.headers, request.socket.remoteAddress)
   let answer = gatekeeper.answer(exchange)
   if (answer === undefined && exchange.verdict === "route" && lane !== undefined) {
-    const own = lane(exchange.route, exchange.url)
+    const own = lane(exchange.method, exchange.route, exchange.url)
     if (own !== undefined) answer = gatekeeper.executed(exchange, own)
   }
   if (answer === undefined) {
