@@ -8,7 +8,7 @@
 import type { Machine } from "./report.ts"
 import { columns, formatMachine, writeResult } from "./report.ts"
 import { type ApiServer, ensureExtract, type Started, startApi, startBare, stop } from "./processes.ts"
-import { pickValues } from "./routes.ts"
+import { pickValues, probe, probeAnswer } from "./routes.ts"
 import { findWrk, type WrkOptions, type WrkResult, wrkSeries, type WrkTarget } from "./wrk.ts"
 
 export const ANSWER_PATH_TARGET = 0.7
@@ -31,18 +31,10 @@ interface PairResult {
   readonly cpuRatio: number | undefined
 }
 
-const sizeOf = async (url: string): Promise<number> => (await (await fetch(url)).arrayBuffer()).byteLength
-
-const etagOf = async (url: string): Promise<string> => {
-  const response = await fetch(url)
-  await response.arrayBuffer()
-  return response.headers.get("etag") ?? "\"none\""
-}
-
 /** Pairs of (API, bare) targets; `lookups` on a server whose response cache is off. */
 const pairsOn = async (api: ApiServer, bare: Started, paths: ReadonlyArray<readonly [string, string]>, target: number): Promise<Array<Pair>> =>
   Promise.all(paths.map(async ([name, path]) => {
-    const size = await sizeOf(api.baseUrl + path)
+    const size = await probe(api.baseUrl + path)
     return { name, target, api: { name, url: api.baseUrl + path, pid: api.pid }, bare: { name: `bare, ${size} B`, url: `${bare.baseUrl}/?bytes=${size}`, pid: bare.pid } }
   }))
 
@@ -95,10 +87,10 @@ export const measureAnswerPaths = async (options: AnswerPathOptions): Promise<{ 
   const cached = await startApi(dataFile, env)
   const picks = await pickValues(cached.baseUrl)
   const stats = cached.baseUrl + "/v1/stats"
-  const statsEtag = await etagOf(stats)
-  const keptSize = await sizeOf(stats)
+  const kept = await probeAnswer(stats)
+  const keptSize = kept.bytes
   // The bare server gets the same request headers: only the answering differs.
-  const revalidation = { "if-none-match": statsEtag }
+  const revalidation = { "if-none-match": kept.etag ?? "\"none\"" }
   const cheap: Array<Pair> = [
     {
       name: "304 /v1/stats",

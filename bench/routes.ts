@@ -56,6 +56,17 @@ interface Row {
   readonly mere?: Link
 }
 
+/** The body size of one answer to `url` (its ETag too), checked before it is measured: a refusal is reported. */
+export const probe = async (url: string, headers: Readonly<Record<string, string>> = {}): Promise<number> =>
+  (await probeAnswer(url, headers)).bytes
+
+export const probeAnswer = async (url: string, headers: Readonly<Record<string, string>> = {}): Promise<{ bytes: number; etag: string | undefined }> => {
+  const response = await fetch(url, { headers })
+  const bytes = (await response.arrayBuffer()).byteLength
+  if (response.status >= 400) process.stderr.write(`warning: ${url} answered ${response.status}\n`)
+  return { bytes, etag: response.headers.get("etag") ?? undefined }
+}
+
 export const getJson = async <A>(baseUrl: string, path: string): Promise<A> => {
   const response = await fetch(baseUrl + path)
   if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`)

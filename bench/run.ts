@@ -21,7 +21,7 @@ import {
 } from "./report.ts"
 import { measureAnswerPaths, runAnswerPaths } from "./answerPaths.ts"
 import { runDiverse } from "./diverse/run.ts"
-import { benchRoutes, pickValues, type Route } from "./routes.ts"
+import { benchRoutes, pickValues, probe, type Route } from "./routes.ts"
 import { runScaling, SCALING_COUNTS } from "./scaling.ts"
 import { runStore, STORE_BENCH_COUNT } from "./store.ts"
 
@@ -133,14 +133,6 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
 }
 
 type Options = ReturnType<typeof parseOptions>
-
-/** The status and body size of one answer to `url`, checked before it is measured. */
-const probe = async (url: string, headers: Readonly<Record<string, string>> = {}): Promise<number> => {
-  const response = await fetch(url, { headers })
-  const bytes = (await response.arrayBuffer()).byteLength
-  if (response.status >= 400) process.stderr.write(`warning: ${url} answered ${response.status}\n`)
-  return bytes
-}
 
 const bench = async (startedAt: Date, machine: Machine, options: Options): Promise<void> => {
   const dataFile = options.dataFile ?? (await ensureExtract(options.seed, options.count))

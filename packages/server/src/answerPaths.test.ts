@@ -9,17 +9,10 @@ import { assert, describe, it } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
 import { Context, Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
-import { parseTrustedProxies } from "./config.ts"
 import { EVERY_ROUTE, FAMILY, SIRE } from "./testing/family.ts"
-import { rawSocket, testServer } from "./testing/server.ts"
+import { rawSocket, testServer, TRUSTED_LOOPBACK } from "./testing/server.ts"
 
-const trustedLoopback = () => {
-  const parsed = parseTrustedProxies("127.0.0.1")
-  if (parsed._tag === "Failure") throw new Error(parsed.failure)
-  return parsed.success
-}
-
-const SETTINGS = { rateLimitRate: 1, rateLimitBurst: 60, trustedProxies: trustedLoopback(), responseCacheBytes: 8 * 1024 * 1024 }
+const SETTINGS = { rateLimitRate: 1, rateLimitBurst: 60, trustedProxies: TRUSTED_LOOPBACK, responseCacheBytes: 8 * 1024 * 1024 }
 
 /** A request as raw text, from the caller `caller` (through the trusted loopback proxy). */
 const message = (method: string, target: string, caller: string, headers: Record<string, string> = {}): string =>

@@ -6,11 +6,10 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
 import { Effect } from "effect"
-import { parseTrustedProxies } from "./config.ts"
 import { isOversized, scanQuery } from "./admission/requestSize.ts"
 import { DESIGN_EXPOSED_HEADERS as EXPOSED_HEADERS, SPEC_CACHE_CONTROL as CACHE_POLICY } from "./testing/spec.ts"
 import { FAMILY } from "./testing/family.ts"
-import { raw, type RawReply, rawSocket, serverUrl, testServer } from "./testing/server.ts"
+import { raw, type RawReply, rawSocket, serverUrl, testServer, TRUSTED_LOOPBACK } from "./testing/server.ts"
 
 const COMMON = {
   "x-content-type-options": "nosniff",
@@ -46,10 +45,7 @@ describe("scanQuery", () => {
   })
 })
 
-const trusted = parseTrustedProxies("127.0.0.1, ::1")
-if (trusted._tag === "Failure") throw new Error(trusted.failure)
-
-layer(testServer(fromRecords(FAMILY), { settings: { rateLimitRate: 50, rateLimitBurst: 1000, trustedProxies: trusted.success } }))(
+layer(testServer(fromRecords(FAMILY), { settings: { rateLimitRate: 50, rateLimitBurst: 1000, trustedProxies: TRUSTED_LOOPBACK } }))(
   "headers and limits",
   (it) => {
     it.effect("problems carry nosniff, Referrer-Policy, CORS, RateLimit, an ETag and the caching policy", () =>

@@ -11,7 +11,7 @@ import { parseTrustedProxies } from "./config.ts"
 import { costOf, makeCallerKey, normalizeAddress, rateLimitPolicy, TokenBuckets } from "./admission/quota.ts"
 import { scanQuery } from "./admission/requestSize.ts"
 import { FAMILY, SIRE } from "./testing/family.ts"
-import { call, testServer } from "./testing/server.ts"
+import { call, testServer, TRUSTED_LOOPBACK } from "./testing/server.ts"
 
 describe("TokenBuckets", () => {
   it("starts full, takes the cost, refills at the rate up to the burst", () => {
@@ -123,7 +123,7 @@ describe("the caller", () => {
 })
 
 describe("through the pipeline, on a test clock", () => {
-  const settings = { rateLimitRate: 50, rateLimitBurst: 10, trustedProxies: [...trustedLoopback()] }
+  const settings = { rateLimitRate: 50, rateLimitBurst: 10, trustedProxies: TRUSTED_LOOPBACK }
   layer(testServer(fromRecords(FAMILY), { settings }))("quota 50/s, burst 10", (it) => {
     /** Each test is its own caller, through the trusted loopback proxy. */
     const as = (caller: string) => (path: string, headers: Record<string, string> = {}) =>
@@ -217,10 +217,3 @@ describe("through the pipeline, on a test clock", () => {
       }))
   })
 })
-
-/** The test client connects over loopback (IPv4 or IPv6): both are the trusted proxy here. */
-function trustedLoopback() {
-  const parsed = parseTrustedProxies("127.0.0.1, ::1")
-  if (parsed._tag === "Failure") throw new Error(parsed.failure)
-  return parsed.success
-}

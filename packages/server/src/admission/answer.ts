@@ -32,8 +32,9 @@ export interface Addressee {
   readonly etag: string | undefined
 }
 
-const JSON_TYPE = "application/json"
-export const JSON_UTF8 = "application/json; charset=utf-8"
+/** The content type routes give JSON bodies; the answer path adds the charset the spec requires. */
+export const JSON_TYPE = "application/json"
+const JSON_UTF8 = "application/json; charset=utf-8"
 
 /** 429 and 5xx describe a moment, not the resource: caches must not keep them. */
 const isNoStore = (status: number): boolean => status === 429 || status >= 500

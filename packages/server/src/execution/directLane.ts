@@ -12,19 +12,17 @@
  */
 import { Descendance, descendanceQuery, Equide, listQuery, NoQuery, Pedigree, pedigreeQuery } from "@equides/domain"
 import type { DatasetData } from "@equides/domain"
-import { answer, isBounded } from "@equides/domain/answers"
+import { answer, isBounded, queryPairs } from "@equides/domain/answers"
 import { Exit, Result, Schema, type SchemaAST } from "effect"
-import type { Own } from "../admission/answer.ts"
+import { JSON_TYPE, type Own } from "../admission/answer.ts"
 import { descendanceOf, pedigreeOf, recordOf } from "./lookups.ts"
 
 type Query = Readonly<Record<string, string | ReadonlyArray<string>>>
 
 /** A query string's parameters as the router hands them to the API: one value, or every value of a repeated name. */
 const parseQuery = (url: string): Query => {
-  const start = url.indexOf("?")
   const query: Record<string, string | Array<string>> = {}
-  if (start < 0) return query
-  for (const [name, value] of new URLSearchParams(url.slice(start + 1))) {
+  for (const [name, value] of queryPairs(url)) {
     const seen = query[name]
     query[name] = seen === undefined ? value : typeof seen === "string" ? [seen, value] : [...seen, value]
   }
@@ -39,8 +37,6 @@ const orRefused = <A>(decode: (input: unknown, options: SchemaAST.ParseOptions) 
   const exit = decode(query, STRICT)
   return Exit.isSuccess(exit) ? exit.value : undefined
 }
-
-const JSON_TYPE = "application/json"
 
 const jsonOwn = (body: Uint8Array): Own => ({
   status: 200,

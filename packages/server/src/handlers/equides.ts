@@ -4,11 +4,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Executor } from "../execution/Executor.ts"
 import { descendanceOf, pedigreeOf, recordOf } from "../execution/lookups.ts"
-import { equideNotFound, jsonBody } from "./query.ts"
-
-/** A lookup's value, or the 404 of an unknown id. */
-const found = <A>(value: A | undefined): Effect.Effect<A, typeof equideNotFound> =>
-  value === undefined ? Effect.fail(equideNotFound) : Effect.succeed(value)
+import { jsonBody, orNotFound } from "./query.ts"
 
 export const EquidesHandlers = HttpApiBuilder.group(
   Api,
@@ -18,9 +14,9 @@ export const EquidesHandlers = HttpApiBuilder.group(
     const executor = yield* Executor
     return handlers.handleAll({
       list: ({ query, request }) => jsonBody(executor.answer({ endpoint: "list", query, url: request.url })),
-      get: ({ params }) => found(recordOf(data, params.id)),
-      pedigree: ({ params, query }) => found(pedigreeOf(data, params.id, query)),
-      descendance: ({ params, query }) => found(descendanceOf(data, params.id, query))
+      get: ({ params }) => orNotFound(recordOf(data, params.id)),
+      pedigree: ({ params, query }) => orNotFound(pedigreeOf(data, params.id, query)),
+      descendance: ({ params, query }) => orNotFound(descendanceOf(data, params.id, query))
     })
   })
 )

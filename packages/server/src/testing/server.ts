@@ -10,7 +10,7 @@ import { connect } from "node:net"
 import { Admission } from "../admission/Gatekeeper.ts"
 import { ROUTER_CONFIG } from "../admission/routes.ts"
 import { makeApp } from "../App.ts"
-import { type ServerSettings, settingsLayer } from "../config.ts"
+import { parseTrustedProxies, type ServerSettings, settingsLayer } from "../config.ts"
 import { Executor } from "../execution/Executor.ts"
 import type { StatsHandlers } from "../handlers/stats.ts"
 import { publicListener } from "../node/server.ts"
@@ -26,6 +26,16 @@ const nodeTestServer = (frontDoor: boolean) =>
     ),
     Layer.provideMerge(publicListener({ port: 0 }, frontDoor))
   )
+
+/**
+ * The test clients connect over loopback (IPv4 or IPv6): as `TRUSTED_PROXIES`, loopback makes
+ * `X-Forwarded-For` name the caller, so one test can act as many callers.
+ */
+export const TRUSTED_LOOPBACK: ServerSettings["trustedProxies"] = (() => {
+  const parsed = parseTrustedProxies("127.0.0.1, ::1")
+  if (parsed._tag === "Failure") throw new Error(parsed.failure)
+  return parsed.success
+})()
 
 /** Settings of the test servers: the defaults, quota off and no metrics listener unless a test says otherwise. */
 export const TEST_SETTINGS: Partial<ServerSettings> = { rateLimitRate: 0, metrics: undefined, workers: 0 }
