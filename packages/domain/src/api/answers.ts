@@ -13,7 +13,10 @@ import { DEFAULT_LIMITE, DEFAULT_TRI, listPage, paginationLinks } from "../query
 import { anneeOf, equide, idOf, nomOf, raceOf, resume, sexeOf } from "../query/record.ts"
 import { DEFAULT_REPARTITION_DIMENSION, repartition } from "../query/repartition.ts"
 import { select } from "../query/select.ts"
+import { jsonEncoder } from "./json.ts"
 import { checkQ, clampSuggestLimite, suggest } from "../query/suggest.ts"
+
+export { jsonEncoder } from "./json.ts"
 
 /** What queries build on first use (folded dictionaries, referentials), built now: call it before serving. */
 export { prepareQueries } from "../query/suggest.ts"
@@ -88,14 +91,9 @@ export const repartitionAnswer = (data: DatasetData, query: RepartitionQuery): Q
     (filters) => repartition(data, select(data, filters), query.dimension ?? DEFAULT_REPARTITION_DIMENSION, query.limite)
   )
 
-const utf8 = new TextEncoder()
-const jsonOf = <A, I>(schema: Schema.Codec<A, I>) => {
-  const encode = Schema.encodeSync(schema)
-  return (value: A): Uint8Array => utf8.encode(JSON.stringify(encode(value)))
-}
-const pageJson = jsonOf(PageEquides)
-const suggestionsJson = jsonOf(Suggestions)
-const repartitionJson = jsonOf(Repartition)
+const pageJson = jsonEncoder(PageEquides)
+const suggestionsJson = jsonEncoder(Suggestions)
+const repartitionJson = jsonEncoder(Repartition)
 
 /** The JSON body (UTF-8) an execution answers, or the parameter it refuses. */
 export const answer = (data: DatasetData, execution: Execution): QueryResult<Uint8Array> => {

@@ -64,8 +64,12 @@ const headerOf = (headers: RequestHeaders, name: string): string | undefined => 
  */
 export type Verdict = "preflight" | "malformed" | "oversized" | "tooMany" | "notModified" | "cached" | "probe" | "route"
 
-/** What admission learnt about a request. */
-interface Admitted {
+/**
+ * What admission learnt about a request, and its verdict. One shape for every verdict (the fields
+ * a verdict does not use are undefined), built as one object: admission runs for every request,
+ * and spreading partial objects cost more than the rest of it.
+ */
+export interface Exchange {
   /** `performance.now()` on arrival, for the latency metric. */
   readonly started: number
   /** Milliseconds by the `Clock` on arrival (quota, deadline). */
@@ -80,17 +84,22 @@ interface Admitted {
   readonly negotiated: Negotiated
   readonly etag: string | undefined
   readonly quota: QuotaState | undefined
+  readonly verdict: Verdict
+  /** `cached`: the answer the cache keeps. */
+  readonly kept: Answer | undefined
+  /** `malformed`: the problem to answer (a 404 or 400). */
+  readonly problem: ProblemeApi | undefined
+  /** `preflight`: the headers it asks for. */
+  readonly requestedHeaders: string | undefined
 }
 
-/**
- * An admitted request and its verdict; a `cached` one carries the answer the cache keeps, a
- * `preflight` the headers it asks for.
- */
-export type Exchange =
-  | Admitted & { readonly verdict: "cached"; readonly kept: Answer }
-  | Admitted & { readonly verdict: "malformed"; readonly problem: ProblemeApi }
-  | Admitted & { readonly verdict: "preflight"; readonly requestedHeaders: string | undefined }
-  | Admitted & { readonly verdict: Exclude<Verdict, "cached" | "malformed" | "preflight"> }
+type Deciding = { -readonly [K in keyof Exchange]: Exchange[K] }
+
+const settle = (exchange: Deciding, verdict: Verdict, state: QuotaState | undefined): Exchange => {
+  exchange.verdict = verdict
+  exchange.quota = state
+  return exchange
+}
 
 export class Gatekeeper {
   /** The served paths and their route templates (also what tells a 405 from a 404). */
@@ -132,7 +141,7 @@ export class Gatekeeper {
     const negotiated = this.negotiate(headerOf(headers, "accept-encoding"))
     const quota = this.quota
     const key = quota === undefined ? "" : this.callerKey(peer, headerOf(headers, "x-forwarded-for"))
-    const admitted = (etag: string | undefined, state: QuotaState | undefined): Admitted => ({
+    const exchange: Deciding = {
       started,
       now,
       method,
@@ -141,17 +150,17 @@ export class Gatekeeper {
       label: route ?? "unmatched",
       vary,
       negotiated,
-      etag,
-      quota: state
-    })
-    const decided = (etag: string | undefined, state: QuotaState | undefined, verdict: Exclude<Verdict, "cached" | "malformed" | "preflight">): Exchange => ({
-      ...admitted(etag, state),
-      verdict
-    })
-
+      etag: undefined,
+      quota: undefined,
+      verdict: "route",
+      kept: undefined,
+      problem: undefined,
+      requestedHeaders: undefined
+    }
     const problem = targetProblem(url, this.templateOf)
     if (method === "OPTIONS" && route !== undefined && problem === undefined) {
-      return { ...admitted(undefined, quota?.take(key, 1, now)), verdict: "preflight", requestedHeaders: headerOf(headers, "access-control-request-headers") }
+      exchange.requestedHeaders = headerOf(headers, "access-control-request-headers")
+      return settle(exchange, "preflight", quota?.take(key, 1, now))
     }
 
     const scan = scanQuery(url)
@@ -165,27 +174,31 @@ export class Gatekeeper {
       ? "quota-degraded"
       : ""
     const etag = representable ? this.etagOf(url, negotiated.coding, variant) : undefined
+    exchange.etag = etag
     if (problem !== undefined) {
       const charged = quota?.take(key, 1, now)
-      return charged === undefined || charged.allowed
-        ? { ...admitted(etag, charged), verdict: "malformed", problem }
-        : decided(etag, charged, "tooMany")
+      if (charged !== undefined && !charged.allowed) return settle(exchange, "tooMany", charged)
+      exchange.problem = problem
+      return settle(exchange, "malformed", charged)
     }
-    if (isOversized(scan)) return decided(etag, quota?.peek(key, now), "oversized")
+    if (isOversized(scan)) return settle(exchange, "oversized", quota?.peek(key, now))
 
     const ifNoneMatch = etag === undefined ? undefined : headerOf(headers, "if-none-match")
     const notModified = ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, etag!)
     let state: QuotaState | undefined
     if (quota !== undefined) {
       state = quota.take(key, notModified ? 1 : costOf(route, scan, this.data), now)
-      if (!state.allowed) return decided(etag, state, "tooMany")
+      if (!state.allowed) return settle(exchange, "tooMany", state)
     }
-    if (notModified) return decided(etag, state, "notModified")
+    if (notModified) return settle(exchange, "notModified", state)
     if (etag !== undefined && this.cache.enabled) {
       const kept = this.cache.get(etag)
-      if (kept !== undefined) return { ...admitted(etag, state), verdict: "cached", kept }
+      if (kept !== undefined) {
+        exchange.kept = kept
+        return settle(exchange, "cached", state)
+      }
     }
-    return decided(etag, state, route !== undefined && PROBES.has(route) ? "probe" : "route")
+    return settle(exchange, route !== undefined && PROBES.has(route) ? "probe" : "route", state)
   }
 
   /**
@@ -198,7 +211,7 @@ export class Gatekeeper {
       case "route":
         return undefined
       case "cached":
-        return withRateLimit(exchange.kept, exchange.quota)
+        return withRateLimit(exchange.kept!, exchange.quota)
       case "notModified":
         // RFC 9110 15.4.5: the headers of the 200 it stands for that caches need (ETag,
         // Cache-Control, Vary) and those every response carries; no representation metadata.
@@ -217,7 +230,7 @@ export class Gatekeeper {
         })
       }
       case "malformed":
-        return this.shaped(exchange, renderProblem(exchange.problem))
+        return this.shaped(exchange, renderProblem(exchange.problem!))
       case "oversized":
         return this.shaped(exchange, oversized)
       case "tooMany":

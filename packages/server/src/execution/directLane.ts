@@ -12,7 +12,7 @@
  */
 import { Descendance, descendanceQuery, Equide, listQuery, NoQuery, Pedigree, pedigreeQuery } from "@equides/domain"
 import type { DatasetData } from "@equides/domain"
-import { answer, isBounded, queryPairs } from "@equides/domain/answers"
+import { answer, isBounded, jsonEncoder, queryPairs } from "@equides/domain/answers"
 import { Exit, Result, Schema, type SchemaAST } from "effect"
 import { JSON_TYPE, type Own } from "../admission/answer.ts"
 import { descendanceOf, pedigreeOf, recordOf } from "./lookups.ts"
@@ -32,10 +32,17 @@ const parseQuery = (url: string): Query => {
 /** As HttpApi decodes a query: a parameter the route does not define is refused, never ignored. */
 const STRICT: SchemaAST.ParseOptions = { onExcessProperty: "error" }
 
-/** A query decoded by the API's definition of a route's parameters (as HttpApi does): undefined when it refuses. */
-const orRefused = <A>(decode: (input: unknown, options: SchemaAST.ParseOptions) => Exit.Exit<A, unknown>) => (query: Query): A | undefined => {
-  const exit = decode(query, STRICT)
-  return Exit.isSuccess(exit) ? exit.value : undefined
+/**
+ * A request's query decoded by the API's definition of a route's parameters (as HttpApi does):
+ * undefined when it refuses. Most lookups carry no query: its decoding (the defaults) is taken once.
+ */
+const orRefused = <A>(decode: (input: unknown, options: SchemaAST.ParseOptions) => Exit.Exit<A, unknown>) => {
+  const decoded = (query: Query): A | undefined => {
+    const exit = decode(query, STRICT)
+    return Exit.isSuccess(exit) ? exit.value : undefined
+  }
+  const none = decoded({})
+  return (url: string): A | undefined => url.indexOf("?") < 0 ? none : decoded(parseQuery(url))
 }
 
 const jsonOwn = (body: Uint8Array): Own => ({
@@ -44,8 +51,11 @@ const jsonOwn = (body: Uint8Array): Own => ({
   body
 })
 
-/** A value encoded by an endpoint's success schema, as HttpApi encodes it (the schema's encoding, then JSON). */
-const asJson = (encode: (value: unknown) => unknown) => (value: unknown): Own => jsonOwn(Buffer.from(JSON.stringify(encode(value))))
+/** A value encoded by an endpoint's success schema, as HttpApi encodes it (`jsonEncoder`: the same bytes). */
+const asJson = <A, I>(schema: Schema.Codec<A, I>) => {
+  const encode = jsonEncoder(schema)
+  return (value: A): Own => jsonOwn(encode(value))
+}
 
 /** The id of `/v1/equides/{id}…`: admission has already refused a path that is not canonical. */
 const idOf = (url: string): string => {
@@ -62,30 +72,30 @@ export const makeDirectLane = (data: DatasetData): DirectLane => {
   const decodeDescendance = orRefused(Schema.decodeUnknownExit(Schema.toCodecArrayFromSingle(Schema.Struct(descendanceQuery.fields))))
   const decodeList = orRefused(Schema.decodeUnknownExit(Schema.toCodecArrayFromSingle(Schema.Struct(listQuery.fields))))
   const decodeNone = orRefused(Schema.decodeUnknownExit(NoQuery))
-  const encodeEquide = asJson(Schema.encodeUnknownSync(Equide))
-  const encodePedigree = asJson(Schema.encodeUnknownSync(Pedigree))
-  const encodeDescendance = asJson(Schema.encodeUnknownSync(Descendance))
+  const encodeEquide = asJson(Equide)
+  const encodePedigree = asJson(Pedigree)
+  const encodeDescendance = asJson(Descendance)
   return (method, route, url) => {
     // Another method on a served path is the router's 405.
     if (method !== "GET" && method !== "HEAD") return undefined
     switch (route) {
       case "/v1/equides/:id": {
-        const query = decodeNone(parseQuery(url))
+        const query = decodeNone(url)
         const value = query === undefined ? undefined : recordOf(data, idOf(url))
         return value === undefined ? undefined : encodeEquide(value)
       }
       case "/v1/equides/:id/pedigree": {
-        const query = decodePedigree(parseQuery(url))
+        const query = decodePedigree(url)
         const value = query === undefined ? undefined : pedigreeOf(data, idOf(url), query)
         return value === undefined ? undefined : encodePedigree(value)
       }
       case "/v1/equides/:id/descendance": {
-        const query = decodeDescendance(parseQuery(url))
+        const query = decodeDescendance(url)
         const value = query === undefined ? undefined : descendanceOf(data, idOf(url), query)
         return value === undefined ? undefined : encodeDescendance(value)
       }
       case "/v1/equides": {
-        const query = decodeList(parseQuery(url))
+        const query = decodeList(url)
         if (query === undefined) return undefined
         const execution = { endpoint: "list" as const, query, url }
         if (!isBounded(execution)) return undefined
