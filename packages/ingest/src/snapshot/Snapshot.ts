@@ -410,7 +410,18 @@ const checkSource = (source: Header["source"], expected: SnapshotExpectation): v
 
 const instant = (ms: number): string => (Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : `${ms} ms`)
 
-/** Reads the body slice by slice, hashing each slice while the next one is being read; tells the bytes of the body read after each. */
+/**
+ * Slices read at once. Reading into a fresh buffer is bound by the page faults of its first touch,
+ * which the kernel serves on the core of the thread that reads: several reads in flight (on the
+ * libuv pool) fault on every core. Measured at 4.45 M records (776 MB, 2 cores): 2.5 s with one
+ * read in flight, 1.3 s with two or four.
+ */
+const READS_IN_FLIGHT = 4
+
+/**
+ * Reads the body slice by slice, several slices in flight, hashing each slice in order once read;
+ * tells the bytes of the body read (and hashed) after each.
+ */
 const readHashed = async (
   handle: FileHandle,
   file: Uint8Array,
@@ -419,18 +430,26 @@ const readHashed = async (
   hasher: IHasher,
   onSlice: (bodyRead: number) => void
 ): Promise<void> => {
-  const slice = (at: number) => readAll(handle, file, start + at, Math.min(IO_CHUNK, length - at))
-  let next: Promise<void> | undefined = length > 0 ? slice(0) : undefined
+  const slices = Math.ceil(length / IO_CHUNK)
+  const slice = (i: number) => {
+    const read = readAll(handle, file, start + i * IO_CHUNK, Math.min(IO_CHUNK, length - i * IO_CHUNK))
+    // Handled here too, so that a read failing while an earlier one is awaited is not an unhandled rejection.
+    read.catch(() => undefined)
+    return read
+  }
+  const reads: Array<Promise<void>> = []
+  for (let i = 0; i < Math.min(READS_IN_FLIGHT, slices); i++) reads.push(slice(i))
   try {
-    for (let at = 0; at < length; at += IO_CHUNK) {
-      await next
-      next = at + IO_CHUNK < length ? slice(at + IO_CHUNK) : undefined
-      hasher.update(file.subarray(start + at, start + Math.min(at + IO_CHUNK, length)))
-      onSlice(Math.min(at + IO_CHUNK, length))
+    for (let i = 0; i < slices; i++) {
+      await reads[i]
+      if (i + READS_IN_FLIGHT < slices) reads.push(slice(i + READS_IN_FLIGHT))
+      const end = Math.min((i + 1) * IO_CHUNK, length)
+      hasher.update(file.subarray(start + i * IO_CHUNK, start + end))
+      onSlice(end)
     }
   } finally {
     // Never leave a read running on a handle about to be closed.
-    await next?.catch(() => undefined)
+    await Promise.allSettled(reads)
   }
 }
 

@@ -1,5 +1,10 @@
-/** A query worker thread's entry point (see `QueryPool.ts`). */
-import { answer } from "@equides/domain/answers"
-import { serveQueries } from "./serveQueries.ts"
+/**
+ * A query worker thread's entry point (see `QueryPool.ts`), with Node's compile cache on as in
+ * `main.ts`: each worker loads Effect and the domain while the server starts.
+ */
+import { enableCompileCache } from "node:module"
 
+enableCompileCache()
+const { answer } = await import("@equides/domain/answers")
+const { serveQueries } = await import("./serveQueries.ts")
 serveQueries(answer)
