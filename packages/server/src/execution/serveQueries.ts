@@ -9,6 +9,7 @@ import { attachDataset } from "@equides/ingest/shared"
 import { Result } from "effect"
 import { parentPort } from "node:worker_threads"
 import type { Reply, Request } from "./protocol.ts"
+import { giveWayToMainThread } from "./threadPriority.ts"
 
 /**
  * A young-generation collection after each answer, when the process exposes `gc` (`npm start` and
@@ -22,6 +23,7 @@ const collectYoung = globalThis.gc === undefined ? undefined : () => globalThis.
 export const serveQueries = (run: typeof answer): void => {
   const port = parentPort
   if (port === null) throw new Error("a query worker runs as a worker thread")
+  giveWayToMainThread()
   const reply = (message: Reply, transfer?: ReadonlyArray<ArrayBuffer>): void => port.postMessage(message, transfer)
   let data: DatasetData | undefined
 
