@@ -163,7 +163,7 @@ export interface ApiServer extends Started {
 export const startApi = async (dataFile: string, extraEnv: Readonly<Record<string, string>>): Promise<ApiServer> => {
   const metricsPort = await freePort()
   const env = { DATA_FILE: dataFile, RATE_LIMIT_RATE: "0", METRICS_PORT: String(metricsPort), ...extraEnv }
-  const server = await startHttp("server", "packages/server/src/main.ts", env, "/readyz", 10 * 60_000, ["--expose-gc"])
+  const server = await startHttp("server", "packages/server/src/main.ts", env, "/readyz", 10 * 60_000, ["--expose-gc", "--max-semi-space-size=4"])
   return { ...server, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` }
 }
 

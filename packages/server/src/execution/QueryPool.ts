@@ -47,6 +47,13 @@ export interface WorkerSpec {
 
 export const QUERY_WORKER: WorkerSpec = { url: new URL("./queryWorker.ts", import.meta.url) }
 
+/**
+ * A query worker's young generation, at most (V8 lets a worker's grow to 32 MiB under the churn of
+ * a query's row lists and objects, and keeps it). A query's large buffers (bitsets, row arrays) are
+ * outside the heap; what it allocates on the heap is small, and collected after each answer.
+ */
+export const QUERY_YOUNG_GENERATION_MB = 8
+
 export class QueryPool {
   private readonly threads = new Set<Thread>()
   private readonly idle: Array<Thread> = []
@@ -120,7 +127,10 @@ export class QueryPool {
   }
 
   private spawn(): Thread {
-    const worker = new Worker(this.spec.url, this.spec.data === undefined ? {} : { workerData: this.spec.data })
+    const worker = new Worker(this.spec.url, {
+      resourceLimits: { maxYoungGenerationSizeMb: QUERY_YOUNG_GENERATION_MB },
+      ...(this.spec.data === undefined ? {} : { workerData: this.spec.data })
+    })
     let settle: { resolve: () => void; reject: (error: Error) => void } | undefined
     const ready = new Promise<void>((resolve, reject) => (settle = { resolve, reject }))
     // Awaited by `attach`; a worker replaced after a crash is awaited by nobody.
