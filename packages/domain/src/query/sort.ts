@@ -17,7 +17,7 @@
 import { bitsWindow, wordsFor } from "../dataset/bits.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { sameFoldedName } from "./nameTokens.ts"
-import { RANDOM_BIT } from "./costs.ts"
+import { BIT_ROW, RANDOM_BIT } from "./costs.ts"
 import { listingCost, membership, membershipCost, type RowTest, type Selection, selectionRows } from "./selection.ts"
 import type { Tri } from "../vocabulary.ts"
 
@@ -49,6 +49,13 @@ const SORT_STEP = 2.5
  * better choice made in hindsight).
  */
 const walkBudget = (expected: number, otherCost: number): number => Math.max(2 * expected + 1024, otherCost / WALK_STEP)
+
+/**
+ * A year walk projects its cost from the members met so far, every 4096 misses, and gives up as
+ * soon as the projection passes its budget: members are not spread evenly over the years
+ * (broodmares are old, foals young), and a walk through the wrong end would spend its whole budget.
+ */
+const PROJECT_EVERY = 4095
 
 /** Answered by a cursor: no more rows. */
 const END = -1
@@ -311,7 +318,6 @@ const yearWindow = (
   }
   const c = selection.count
   const n = data.size
-  const listCost = listingCost(data, selection)
   const allowed = selection.yearCodes
   let reachable = n
   if (allowed !== undefined) {
@@ -320,7 +326,8 @@ const yearWindow = (
   }
   const walkEstimate = Math.min(reachable, (end * reachable) / Math.max(c, 1))
   const walkCost = WALK_STEP * walkEstimate + membershipCost(data, selection)
-  const countCost = listCost + 6 * c
+  // Counted from the words (a row taken out of its word, its year read) plus the window's years walked; or listed, counted and placed.
+  const countCost = selection._tag === "Bits" ? wordsFor(n) + (BIT_ROW + 1) * c + WALK_STEP * Math.min(reachable, (limite * reachable) / Math.max(c, 1) + reachable / values.length) : 6 * c
   if (force === undefined ? walkCost < countCost : force === "walk") {
     stats.strategy = "walk"
     const has = membership(data, selection)
@@ -338,7 +345,7 @@ const yearWindow = (
           if (seen >= offset) out.push(row)
           seen++
           if (seen >= end) break walk
-        } else if (++steps > budget) {
+        } else if (++steps > budget || ((steps & PROJECT_EVERY) === 0 && (steps * end) / Math.max(seen, 1) > budget)) {
           out.length = 0
           stats.strategy = "walk→count"
           break walk
@@ -350,6 +357,7 @@ const yearWindow = (
   } else {
     stats.strategy = "count"
   }
+  if (selection._tag === "Bits") return bitsYearWindow(data, selection.bits, c, order, offset, limite, stats)
   // Counting pass, then a placing pass that keeps only the window: stable, O(c).
   const rows = selectionRows(selection) ?? new Uint32Array(0)
   const counts = new Uint32Array(values.length)
@@ -367,6 +375,56 @@ const yearWindow = (
     const row = rows[i]
     const p = position[codes[row]]++
     if (p >= offset && p < end) out[p - offset] = row
+  }
+  return out
+}
+
+/**
+ * Year order over a selection held as a bitset, without listing its rows (a listing allocates
+ * 4 bytes a row, and fresh memory is the dearest part of a large selection): its rows counted per
+ * year straight from its words, the years before the window skipped by their counts, and the
+ * window's years walked in file order testing bits. O(words + c + rows of the window's years).
+ */
+const bitsYearWindow = (
+  data: DatasetData,
+  bits: Uint32Array,
+  count: number,
+  order: ReadonlyArray<number>,
+  offset: number,
+  limite: number,
+  stats: PageStats
+): Uint32Array => {
+  const { codes, rows: postings, values } = data.annee
+  const counts = new Uint32Array(values.length)
+  for (let w = 0; w < bits.length; w++) {
+    let word = bits[w]
+    const base = w << 5
+    while (word !== 0) {
+      const low = word & -word
+      counts[codes[base + 31 - Math.clz32(low)]]++
+      word ^= low
+    }
+  }
+  stats.visited += bits.length + count
+  const out = new Uint32Array(Math.max(0, Math.min(limite, count - offset)))
+  let position = 0
+  let n = 0
+  for (const code of order) {
+    if (n === out.length) break
+    if (position + counts[code] <= offset) {
+      position += counts[code]
+      continue
+    }
+    const last = postings.offsets[code + 1]
+    let i = postings.offsets[code]
+    for (; i < last && n < out.length; i++) {
+      const row = postings.rows[i]
+      if (((bits[row >>> 5] >>> (row & 31)) & 1) === 1) {
+        if (position >= offset) out[n++] = row
+        position++
+      }
+    }
+    stats.visited += i - postings.offsets[code]
   }
   return out
 }
