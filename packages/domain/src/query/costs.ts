@@ -8,3 +8,9 @@ export const ROW_FILTER = 5
 export const RANDOM_BIT = 7
 export const ASCENDING_BIT = 4
 export const BIT_ROW = 3
+/**
+ * A row tested against a name prefix (its name key, the key's tokens, then the tokens: three
+ * dependent random reads): measured at 100–125 ns a row at 4.45 M, 20–25 times a column's test,
+ * where setting the prefix's rows in a bitset costs 1.3–2.3 ns a row.
+ */
+export const NAME_FILTER = 20 * ROW_FILTER

@@ -7,7 +7,7 @@
 import { bitRows, setBits, wordsFor } from "../dataset/bits.ts"
 import { denseBits, type Dimension, postingsCount, postingsOf, type Postings } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
-import { ASCENDING_BIT, BIT_ROW, RANDOM_BIT, ROW_FILTER } from "./costs.ts"
+import { ASCENDING_BIT, BIT_ROW, NAME_FILTER, RANDOM_BIT, ROW_FILTER } from "./costs.ts"
 import type { ResolvedFilters } from "./filters.ts"
 import { hasTokenIn, prefixRange, prefixSet } from "./nameTokens.ts"
 import { unionSorted, unionUnsorted } from "./unions.ts"
@@ -298,7 +298,7 @@ const nomTerm = (data: DatasetData, prefix: string): Term => {
     rows: () => unionUnsorted([range], total, size),
     rowsCost: wordsFor(size) + (RANDOM_BIT + BIT_ROW) * total,
     filter: filterWith((row) => hasTokenIn(data, row, lo, hi)),
-    filterCost: 3 * ROW_FILTER,
+    filterCost: NAME_FILTER,
     stored: undefined,
     bitsCost: RANDOM_BIT * total,
     andInto: andUnion((bits) => setBits(bits, range))
