@@ -43,13 +43,12 @@ const start = async (
   name: string,
   script: string,
   args: ReadonlyArray<string>,
-  env: Readonly<Record<string, string>>,
-  nodeFlags: ReadonlyArray<string> = []
+  env: Readonly<Record<string, string>>
 ): Promise<Child> => {
   await mkdir(LOG_DIR, { recursive: true })
   const log = join(LOG_DIR, `${name}.log`)
   const fd = openSync(log, "w")
-  const child = spawn(process.execPath, [...nodeFlags, script, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", fd, fd] })
+  const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", fd, fd] })
   closeSync(fd)
   if (child.pid === undefined) throw new Error(`could not start ${script}`)
   children.add(child)
@@ -139,13 +138,12 @@ const startHttp = async (
   script: string,
   env: Readonly<Record<string, string>>,
   readyPath: string,
-  timeoutMs: number,
-  nodeFlags: ReadonlyArray<string> = []
+  timeoutMs: number
 ): Promise<Started> => {
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
   const started = performance.now()
-  const child = await start(name, script, [], { ...env, PORT: String(port), HOST: "127.0.0.1" }, nodeFlags)
+  const child = await start(name, script, [], { ...env, PORT: String(port), HOST: "127.0.0.1" })
   try {
     await waitReady(child, baseUrl + readyPath, timeoutMs)
   } catch (error) {
@@ -163,7 +161,7 @@ export interface ApiServer extends Started {
 export const startApi = async (dataFile: string, extraEnv: Readonly<Record<string, string>>): Promise<ApiServer> => {
   const metricsPort = await freePort()
   const env = { DATA_FILE: dataFile, RATE_LIMIT_RATE: "0", METRICS_PORT: String(metricsPort), ...extraEnv }
-  const server = await startHttp("server", "packages/server/src/main.ts", env, "/readyz", 10 * 60_000, ["--expose-gc", "--max-semi-space-size=4"])
+  const server = await startHttp("server", "packages/server/src/main.ts", env, "/readyz", 10 * 60_000)
   return { ...server, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` }
 }
 

@@ -83,7 +83,7 @@ up() {
       cd "$ROOT"
       DATA_FILE="$data" PORT="$port" HOST=127.0.0.1 METRICS_PORT="${METRICS[$i]}" WORKERS=1 \
         RATE_LIMIT_STORE="redis://127.0.0.1:$REDIS_PORT" TRUSTED_PROXIES=127.0.0.1 \
-        nohup "$node" --expose-gc --max-semi-space-size=4 --experimental-strip-types --disable-warning=ExperimentalWarning \
+        nohup "$node" --experimental-strip-types --disable-warning=ExperimentalWarning \
         packages/server/src/main.ts >"$RUN/logs/replica-$port.log" 2>&1 &
       echo $! >"$pidfile"
     )

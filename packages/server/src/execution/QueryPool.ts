@@ -100,7 +100,8 @@ export class QueryPool {
 
   submit(execution: Execution, done: (outcome: Outcome) => void): Ticket {
     const ticket: Ticket = { id: this.nextId++, execution, done, cancelled: false }
-    const thread = this.idle.pop()
+    // The thread idle longest: the one that answered last is still collecting its young generation.
+    const thread = this.idle.shift()
     if (thread === undefined) this.queue.push(ticket)
     else this.run(thread, ticket)
     return ticket

@@ -12,8 +12,8 @@ import type { Reply, Request } from "./protocol.ts"
 import { giveWayToMainThread } from "./threadPriority.ts"
 
 /**
- * A young-generation collection after each answer, when the process exposes `gc` (`npm start` and
- * the bench pass `--expose-gc`): a query's bitsets (0.55 MiB each at 4.45 M rows) and row lists die
+ * A young-generation collection after each answer, when the process exposes `gc` (`main.ts` starts
+ * with `--expose-gc`, `processSettings.ts`): a query's bitsets (0.55 MiB each at 4.45 M rows) and row lists die
  * with it, but their memory is returned only when their small wrappers are collected, and V8 waits
  * for tens of MiB of such memory before it collects on its own, in every thread. A scavenge costs
  * well under a millisecond and runs after the reply is sent.

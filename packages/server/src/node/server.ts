@@ -167,7 +167,7 @@ export const makeServerLive = (stats: typeof StatsHandlers = StatsHandlers) =>
           // A raw load leaves hundreds of MiB of build buffers (some held until the loader's
           // worker threads have exited, a few milliseconds later) that the collector would only
           // return at its next full collection, which an idle server may not reach for long: one
-          // now, when the process allows it (`npm start` passes --expose-gc).
+          // now, when the process allows it (`main.ts` starts with --expose-gc, `processSettings.ts`).
           const gc = globalThis.gc
           if (gc !== undefined) {
             yield* logPhase("collecting")

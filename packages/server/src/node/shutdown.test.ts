@@ -6,7 +6,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { connect, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -186,6 +186,16 @@ describe("process lifecycle", () => {
       const child = start("../main.ts", { PORT: String(port) })
       try {
         await ready(child, `http://127.0.0.1:${port}`)
+        if (process.platform === "linux") {
+          // Started with the entry point alone, it runs (same pid) with the server's process settings.
+          const pid = child.process.pid ?? 0
+          const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")
+          assert.includeMembers(argv, ["--expose-gc", "--max-semi-space-size=4"])
+          const environ = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0")
+          const tunables = environ.find((entry) => entry.startsWith("GLIBC_TUNABLES=")) ?? ""
+          // glibc rewrites the string it parsed in place: the first tunable is what stays readable.
+          assert.match(tunables, /^GLIBC_TUNABLES=glibc\.malloc\.mmap_threshold=\d+/)
+        }
         const sent = Date.now()
         child.process.kill("SIGINT")
         const { at, code } = await child.exited
