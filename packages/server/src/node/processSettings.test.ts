@@ -3,12 +3,13 @@ import { missingFlags, withMallocTunables } from "./processSettings.ts"
 
 describe("process settings", () => {
   it("adds the allocator tunables, keeping those the environment already sets", () => {
-    expect(withMallocTunables(undefined)).toBe("glibc.malloc.mmap_threshold=4194304:glibc.malloc.trim_threshold=8388608")
-    expect(withMallocTunables("")).toBe("glibc.malloc.mmap_threshold=4194304:glibc.malloc.trim_threshold=8388608")
-    expect(withMallocTunables("glibc.malloc.arena_max=2")).toBe(
-      "glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=4194304:glibc.malloc.trim_threshold=8388608"
+    const ours = "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=4194304:glibc.malloc.trim_threshold=8388608"
+    expect(withMallocTunables(undefined)).toBe(ours)
+    expect(withMallocTunables("")).toBe(ours)
+    expect(withMallocTunables("glibc.malloc.arena_max=2")).toBe(`glibc.malloc.arena_max=2:${ours}`)
+    expect(withMallocTunables("glibc.malloc.mmap_threshold=65536")).toBe(
+      "glibc.malloc.mmap_threshold=65536:glibc.malloc.hugetlb=1:glibc.malloc.trim_threshold=8388608"
     )
-    expect(withMallocTunables("glibc.malloc.mmap_threshold=65536")).toBe("glibc.malloc.mmap_threshold=65536:glibc.malloc.trim_threshold=8388608")
     // Once set, nothing changes: a process started with them does not replace itself again.
     const set = withMallocTunables(undefined)
     expect(withMallocTunables(set)).toBe(set)

@@ -12,11 +12,18 @@
  *   by default mapped fresh and unmapped when freed, so every query that builds one pays its
  *   first-touch page faults again (136 faults, about 1.8 ms here, for one bitset). Below
  *   4 MiB it now comes from the heap and is reused, and the heap gives memory back to the system
- *   past 8 MiB free at its top. A value the environment already sets is kept.
+ *   past 8 MiB free at its top.
+ * - and its memory in transparent huge pages where the system offers them on request
+ *   (`hugetlb=1`: `madvise`, as Debian sets it): the Dataset's one buffer (776 MB at 4.45 M) is
+ *   touched in 2 MiB pages instead of 4 KiB ones, 512 times fewer faults when the snapshot is
+ *   read, and its columns read at random miss the TLB far less often.
+ *
+ * A value the environment already sets is kept.
  */
 const V8_FLAGS = ["--expose-gc", "--max-semi-space-size=4"] as const
 
 const MALLOC_TUNABLES: ReadonlyArray<readonly [string, string]> = [
+  ["glibc.malloc.hugetlb", "1"],
   ["glibc.malloc.mmap_threshold", String(4 * 1024 * 1024)],
   ["glibc.malloc.trim_threshold", String(8 * 1024 * 1024)]
 ]
