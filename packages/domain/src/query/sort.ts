@@ -337,8 +337,10 @@ const yearWindow = (
   }
   const walkEstimate = Math.min(reachable, (end * reachable) / Math.max(c, 1))
   const walkCost = WALK_STEP * walkEstimate + membershipCost(data, selection)
-  // Counted from the words (a row taken out of its word, its year read) plus the window's years walked; or listed, counted and placed.
-  const countCost = selection._tag === "Bits" ? wordsFor(n) + (BIT_ROW + 1) * c + WALK_STEP * Math.min(reachable, (limite * reachable) / Math.max(c, 1) + reachable / values.length) : 6 * c
+  // A bitset: counted from its words (a row taken out of its word, its year read), then the
+  // window's years walked (about one year's rows). Listed rows: counted, then placed.
+  const windowYearsWalk = Math.min(reachable, (limite * reachable) / Math.max(c, 1) + reachable / values.length)
+  const countCost = selection._tag === "Bits" ? wordsFor(n) + (BIT_ROW + 1) * c + WALK_STEP * windowYearsWalk : 6 * c
   if (force === undefined ? walkCost < countCost : force === "walk") {
     stats.strategy = "walk"
     const has = membership(data, selection)
