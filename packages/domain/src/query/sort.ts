@@ -12,7 +12,8 @@
  *   bitset, or one of its rows), until k rows are found: expected O(k·n/c), abandoned past a budget;
  * - small selection, by name: sort the rows' `nameRank`s (unique, so `byName[rank]` gives the row back);
  * - large selection, by name: a bitmap over name ranks, scanned 32 ranks per word: O(c + n/32);
- * - by year: a counting pass and a placing pass over the selection: O(c), no sort.
+ * - by year: the selection's rows counted per year, then the window placed (listed rows) or the
+ *   window's years walked (a bitset, counted from its words without listing them): O(c), no sort.
  */
 import { bitsWindow, wordsFor } from "../dataset/bits.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
