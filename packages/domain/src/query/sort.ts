@@ -241,51 +241,6 @@ const reverseNameWindowAll = (data: DatasetData, offset: number, limite: number,
   return out
 }
 
-/** Rows of a selection whose name ranks tell where its members lie in name order. */
-const RANK_SAMPLE = 64
-
-/**
- * Up to `RANK_SAMPLE` rows of the selection spread over the file: evenly spaced listed rows, or the
- * first member at or after evenly spaced words of a bitset.
- */
-const sampleRows = (selection: Selection): Array<number> => {
-  const sample: Array<number> = []
-  if (selection._tag === "Listed") {
-    const rows = selection.rows
-    for (let i = 0; i < RANK_SAMPLE; i++) sample.push(rows[Math.floor(((i + 0.5) * rows.length) / RANK_SAMPLE)])
-  } else if (selection._tag === "Bits") {
-    const bits = selection.bits
-    let w = 0
-    for (let i = 0; i < RANK_SAMPLE; i++) {
-      w = Math.max(w, Math.floor((i * bits.length) / RANK_SAMPLE))
-      while (w < bits.length && bits[w] === 0) w++
-      if (w === bits.length) break
-      const word = bits[w]
-      sample.push((w << 5) | (31 - Math.clz32(word & -word)))
-      w++
-    }
-  }
-  return sample
-}
-
-/**
- * Steps a walk of the name order takes to meet `k` members: where the sampled members' name ranks
- * put the k-th of them (a quantile, one sample further to be safe), never fewer than `k`. A
- * selection can sit together in name order (a prefix's names; Selle Français foals, named with
- * the letter of their year), where the uniform estimate k·n/c is wrong by most of the order.
- */
-const nameWalkEstimate = (data: DatasetData, selection: Selection, forward: boolean, k: number): number => {
-  const n = data.size
-  const c = selection.count
-  const uniform = Math.min(n, (k * n) / Math.max(c, 1))
-  if (c <= RANK_SAMPLE) return uniform
-  const ranks = sampleRows(selection).map((row) => data.nameRank[row]).sort((a, b) => a - b)
-  if (ranks.length === 0) return uniform
-  const at = Math.min(ranks.length - 1, Math.ceil((k / c) * ranks.length))
-  const reach = forward ? ranks[at] + 1 : n - ranks[ranks.length - 1 - at]
-  return Math.min(n, Math.max(k, reach))
-}
-
 const nameWindow = (
   data: DatasetData,
   selection: Selection,
@@ -310,7 +265,7 @@ const nameWindow = (
   const listCost = listingCost(data, selection)
   const rows = (): Uint32Array => selectionRows(selection) ?? new Uint32Array(0)
   const k = offset + limite
-  const walkEstimate = nameWalkEstimate(data, selection, forward, k)
+  const walkEstimate = Math.min(n, (k * n) / Math.max(c, 1))
   const walkCost = imposed === undefined ? WALK_STEP * walkEstimate + membershipCost(data, selection) : imposed === "walk" ? 0 : Infinity
   const sortCost = imposed === undefined ? listCost + c * (RANK_READ + SORT_STEP * Math.log2(c + 1)) : imposed === "sort" ? 0 : Infinity
   const bitmapCost = imposed === undefined ? listCost + (RANK_READ + RANDOM_BIT) * c + wordsFor(n) : imposed === "bitmap" ? 0 : Infinity
