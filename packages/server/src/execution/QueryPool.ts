@@ -52,7 +52,7 @@ export const QUERY_WORKER: WorkerSpec = { url: new URL("./queryWorker.ts", impor
  * a query's row lists and objects, and keeps it). A query's large buffers (bitsets, row arrays) are
  * outside the heap; what it allocates on the heap is small, and collected after each answer.
  */
-export const QUERY_YOUNG_GENERATION_MB = 8
+const QUERY_YOUNG_GENERATION_MB = 8
 
 export class QueryPool {
   private readonly threads = new Set<Thread>()

@@ -8,7 +8,7 @@ import { readlinkSync } from "node:fs"
 import { constants, setPriority } from "node:os"
 
 /** The nice value of a query worker's thread (`PRIORITY_BELOW_NORMAL`). */
-export const QUERY_THREAD_NICE = constants.priority.PRIORITY_BELOW_NORMAL
+const QUERY_THREAD_NICE = constants.priority.PRIORITY_BELOW_NORMAL
 
 /** The kernel's id of the calling thread (Linux: `/proc/thread-self` → `<pid>/task/<tid>`). */
 export const currentThreadId = (): number | undefined => {
@@ -20,14 +20,13 @@ export const currentThreadId = (): number | undefined => {
   }
 }
 
-/** Lowers the calling thread's priority (not the process's); whether it could. */
-export const giveWayToMainThread = (): boolean => {
+/** Lowers the calling thread's priority (not the process's), where the system lets it. */
+export const giveWayToMainThread = (): void => {
   const thread = currentThreadId()
-  if (thread === undefined) return false
+  if (thread === undefined) return
   try {
     setPriority(thread, QUERY_THREAD_NICE)
-    return true
   } catch {
-    return false
+    // Refused (a container without the right): the thread keeps the process's priority.
   }
 }

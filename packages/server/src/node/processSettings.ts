@@ -7,7 +7,8 @@
  *
  * - `--max-semi-space-size=4`: V8 let the young generation grow to 32 MiB and kept it (memory
  *   target, `docs/decisions.md`).
- * - `--expose-gc`: the bench and the memory report ask for a collection before reading memory.
+ * - `--expose-gc`: the server collects once after a load (`server.ts`), and each query worker its
+ *   young generation after each answer (`serveQueries.ts`).
  * - glibc's malloc: an array of 128 KiB or more (a bitset over the rows is 556 KiB at 4.45 M) is
  *   by default mapped fresh and unmapped when freed, so every query that builds one pays its
  *   first-touch page faults again (136 faults, about 1.8 ms here, for one bitset). Below
