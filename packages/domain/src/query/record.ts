@@ -54,14 +54,14 @@ export const idOf = (data: DatasetData, row: number): string => {
 }
 
 /**
- * String `i` of an arena. One `TextDecoder` call (simdutf in Node) gives a flat string; building
- * short ASCII names a character at a time, once faster, now costs twice as much with the
- * `JSON.stringify` that follows (it flattens the rope).
+ * String `i` of an arena, as the package has exported it: `arenaGet` itself. One `TextDecoder`
+ * call (simdutf in Node) gives a flat string; building short ASCII names a character at a time,
+ * once faster, costs twice as much with the `JSON.stringify` that follows (it flattens the rope).
  */
 export const textOf = arenaGet
 
 /** The row's name (`""` when the source has none). */
-export const nomOf = (data: DatasetData, row: number): string => textOf(data.nom, row)
+export const nomOf = (data: DatasetData, row: number): string => arenaGet(data.nom, row)
 
 /** The row's own breed, as the record writes it (`""` when absent). */
 export const raceOf = (data: DatasetData, row: number): string => data.race.values[data.race.codes[row]]
@@ -77,7 +77,7 @@ export const anneeOf = (data: DatasetData, row: number): number | undefined => {
 
 /** The slug as served: the source's slug, rebuilt from the name where the Dataset only kept "deducible". */
 export const slugOf = (data: DatasetData, row: number): string =>
-  data.slugDeduced[row] === 1 ? slugify(nomOf(data, row)) : textOf(data.slug, row)
+  data.slugDeduced[row] === 1 ? slugify(nomOf(data, row)) : arenaGet(data.slug, row)
 
 /**
  * The row with this id text, or undefined for an unknown id and equally for a malformed or
@@ -114,8 +114,8 @@ export const linkReference = (data: DatasetData, column: LinkColumn, row: number
   if (parent < 0 && name === 0 && race === 0) return undefined
   const out: Mutable<Reference> = {}
   if (parent >= 0) out.id = idOf(data, parent)
-  if (name === LINK_NAME_OF_ROW) out.nom = textOf(data.nom, parent)
-  else if (name !== 0) out.nom = textOf(data.links.names, name)
+  if (name === LINK_NAME_OF_ROW) out.nom = arenaGet(data.nom, parent)
+  else if (name !== 0) out.nom = arenaGet(data.links.names, name)
   if (race !== 0) out.race = data.links.races[race]
   out.fiche_disponible = parent >= 0
   return out
@@ -141,7 +141,7 @@ export const equide = (data: DatasetData, row: number): Equide => {
   const pere = linkReference(data, data.links.pere, row)
   const mere = linkReference(data, data.links.mere, row)
   const pereDeMere = linkReference(data, data.links.pere_de_mere, row)
-  const filiation = data.filiationSpelled[row] === 1 ? (spellFiliation(pere, mere, pereDeMere) ?? "") : textOf(data.filiation, row)
+  const filiation = data.filiationSpelled[row] === 1 ? (spellFiliation(pere, mere, pereDeMere) ?? "") : arenaGet(data.filiation, row)
   if (filiation !== "") out.filiation_texte = filiation
   if (pere !== undefined) out.pere = pere
   if (mere !== undefined) out.mere = mere
