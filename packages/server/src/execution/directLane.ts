@@ -63,6 +63,16 @@ const idOf = (url: string): string => {
   return (end < 0 ? url : url.slice(0, end)).split("/")[3] ?? ""
 }
 
+/** The route templates the lane answers. */
+const LANE_ROUTES = ["/v1/equides/:id", "/v1/equides/:id/pedigree", "/v1/equides/:id/descendance", "/v1/equides"] as const
+
+type LaneRoute = typeof LANE_ROUTES[number]
+
+const laneRoutes: ReadonlySet<string> = new Set(LANE_ROUTES)
+
+/** Whether the lane answers requests of `route` (some of them: it leaves refusals to the pipeline). */
+export const isLaneRoute = (route: string | undefined): route is LaneRoute => route !== undefined && laneRoutes.has(route)
+
 /** `method`, the request's; `route`, its template; `url`, its path and query as received. */
 export type DirectLane = (method: string, route: string | undefined, url: string) => Own | undefined
 
@@ -75,35 +85,32 @@ export const makeDirectLane = (data: DatasetData): DirectLane => {
   const encodeEquide = asJson(Equide)
   const encodePedigree = asJson(Pedigree)
   const encodeDescendance = asJson(Descendance)
-  return (method, route, url) => {
-    // Another method on a served path is the router's 405.
-    if (method !== "GET" && method !== "HEAD") return undefined
-    switch (route) {
-      case "/v1/equides/:id": {
-        const query = decodeNone(url)
-        const value = query === undefined ? undefined : recordOf(data, idOf(url))
-        return value === undefined ? undefined : encodeEquide(value)
-      }
-      case "/v1/equides/:id/pedigree": {
-        const query = decodePedigree(url)
-        const value = query === undefined ? undefined : pedigreeOf(data, idOf(url), query)
-        return value === undefined ? undefined : encodePedigree(value)
-      }
-      case "/v1/equides/:id/descendance": {
-        const query = decodeDescendance(url)
-        const value = query === undefined ? undefined : descendanceOf(data, idOf(url), query)
-        return value === undefined ? undefined : encodeDescendance(value)
-      }
-      case "/v1/equides": {
-        const query = decodeList(url)
-        if (query === undefined) return undefined
-        const execution = { endpoint: "list" as const, query, url }
-        if (!isBounded(execution)) return undefined
-        const body = answer(data, execution)
-        return Result.isSuccess(body) ? jsonOwn(body.success) : undefined
-      }
-      default:
-        return undefined
+  const answerers: Readonly<Record<LaneRoute, (url: string) => Own | undefined>> = {
+    "/v1/equides/:id": (url) => {
+      const query = decodeNone(url)
+      const value = query === undefined ? undefined : recordOf(data, idOf(url))
+      return value === undefined ? undefined : encodeEquide(value)
+    },
+    "/v1/equides/:id/pedigree": (url) => {
+      const query = decodePedigree(url)
+      const value = query === undefined ? undefined : pedigreeOf(data, idOf(url), query)
+      return value === undefined ? undefined : encodePedigree(value)
+    },
+    "/v1/equides/:id/descendance": (url) => {
+      const query = decodeDescendance(url)
+      const value = query === undefined ? undefined : descendanceOf(data, idOf(url), query)
+      return value === undefined ? undefined : encodeDescendance(value)
+    },
+    "/v1/equides": (url) => {
+      const query = decodeList(url)
+      if (query === undefined) return undefined
+      const execution = { endpoint: "list" as const, query, url }
+      if (!isBounded(execution)) return undefined
+      const body = answer(data, execution)
+      return Result.isSuccess(body) ? jsonOwn(body.success) : undefined
     }
   }
+  // Another method on a served path is the router's 405.
+  return (method, route, url) =>
+    (method === "GET" || method === "HEAD") && isLaneRoute(route) ? answerers[route](url) : undefined
 }

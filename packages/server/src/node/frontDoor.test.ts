@@ -11,7 +11,9 @@ import { HttpServerResponse } from "effect/http"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Admission, admittedAt, type Gatekeeper } from "../admission/Gatekeeper.ts"
 import { settingsLayer } from "../config.ts"
+import type { DirectLane } from "../execution/directLane.ts"
 import { makeFrontDoor } from "./frontDoor.ts"
+import { makeTurns } from "./turns.ts"
 import { SPEC_CACHE_CONTROL as CACHE_POLICY } from "../testing/spec.ts"
 import { Telemetry } from "../telemetry.ts"
 import { FAMILY } from "../testing/family.ts"
@@ -23,6 +25,7 @@ const environment = Layer.provideMerge(
 )
 
 interface Written {
+  handedOn: boolean
   status?: number
   headers?: Readonly<Record<string, unknown>>
   body?: unknown
@@ -31,8 +34,9 @@ interface Written {
 
 const exchange = (url: string, headers: Record<string, string> = {}, method = "GET") => {
   const request = { method, url, headers, socket: { remoteAddress: "203.0.113.9" } }
-  const written: Written = { ended: false }
+  const written: Written = { ended: false, handedOn: false }
   const response = {
+    destroyed: false,
     writeHead: (status: number, head: Readonly<Record<string, unknown>>) => {
       written.status = status
       written.headers = head
@@ -42,7 +46,15 @@ const exchange = (url: string, headers: Record<string, string> = {}, method = "G
       written.ended = true
     }
   }
-  return { request, response, written, args: [request as unknown as IncomingMessage, response as unknown as ServerResponse] as const }
+  const handOn = () => {
+    written.handedOn = true
+  }
+  return {
+    request,
+    response,
+    written,
+    args: [request as unknown as IncomingMessage, response as unknown as ServerResponse, handOn] as const
+  }
 }
 
 /** Puts a representation for `url` in the cache, as the pipeline would after running it. */
@@ -122,5 +134,82 @@ describe("front door", () => {
         assert.isUndefined(admittedAt(withBody.request))
       }
       assert.strictEqual(gatekeeper.quota?.peek("203.0.113.9", 0).remaining, 100)
+    }).pipe(Effect.provide(environment)))
+})
+
+describe("front door turns", () => {
+  /** A lane whose lookups each cost 0.6 ms on the test's clock, and turns drained by the test. */
+  const slowLane = () => {
+    let clock = 0
+    const drains: Array<() => void> = []
+    const turns = makeTurns(1, (drain) => drains.push(drain), () => clock)
+    const lane: DirectLane = (_method, route, url) => {
+      clock += 0.6
+      if (url.includes("refused")) return undefined
+      const body = new TextEncoder().encode(JSON.stringify({ route, url }))
+      return { status: 200, headers: { "content-type": "application/json", "content-length": String(body.length) }, body }
+    }
+    return { turns, lane, drains }
+  }
+
+  it.effect("answers a probe's kept answer and a 304 read behind spent lookups before them, and the lookups in order", () =>
+    Effect.gen(function*() {
+      const gatekeeper = yield* Admission
+      const { turns, lane, drains } = slowLane()
+      const door = makeFrontDoor(gatekeeper, yield* Telemetry, lane, turns)
+      keep(gatekeeper, "/healthz", "{\"statut\":\"ok\"}")
+      const etag = gatekeeper.admit("GET", "/v1/meta", {}, "198.51.100.1").etag ?? ""
+
+      const lookups = ["a", "b", "c", "d"].map((id) => exchange(`/v1/equides/${id}`))
+      for (const lookup of lookups) assert.isTrue(door(...lookup.args))
+      const probe = exchange("/healthz")
+      const revalidation = exchange("/v1/meta", { "if-none-match": etag })
+      assert.isTrue(door(...probe.args))
+      assert.isTrue(door(...revalidation.args))
+
+      // The first two spent the turn's 1 ms; the probe and the 304 did not wait for the others.
+      assert.deepStrictEqual(lookups.map((lookup) => lookup.written.status), [200, 200, undefined, undefined])
+      assert.strictEqual(probe.written.status, 200)
+      assert.strictEqual(revalidation.written.status, 304)
+
+      drains.shift()!()
+      assert.deepStrictEqual(lookups.map((lookup) => lookup.written.status), [200, 200, 200, 200])
+      assert.deepStrictEqual(
+        lookups.map((lookup) => JSON.parse(new TextDecoder().decode(lookup.written.body as Uint8Array)).url),
+        ["/v1/equides/a", "/v1/equides/b", "/v1/equides/c", "/v1/equides/d"]
+      )
+    }).pipe(Effect.provide(environment)))
+
+  it.effect("hands a lookup the lane refuses to the application when its turn comes, admitted once", () =>
+    Effect.gen(function*() {
+      const gatekeeper = yield* Admission
+      const { turns, lane, drains } = slowLane()
+      const door = makeFrontDoor(gatekeeper, yield* Telemetry, lane, turns)
+      assert.isTrue(door(...exchange("/v1/equides/a").args))
+      assert.isTrue(door(...exchange("/v1/equides/b").args))
+      const refused = exchange("/v1/equides/refused")
+      assert.isTrue(door(...refused.args))
+      assert.isFalse(refused.written.handedOn)
+      assert.isUndefined(admittedAt(refused.request))
+
+      drains.shift()!()
+      assert.isTrue(refused.written.handedOn)
+      assert.strictEqual(admittedAt(refused.request)?.verdict, "route")
+      assert.isUndefined(refused.written.status)
+    }).pipe(Effect.provide(environment)))
+
+  it.effect("skips a waiting lookup whose client has left", () =>
+    Effect.gen(function*() {
+      const gatekeeper = yield* Admission
+      const { turns, lane, drains } = slowLane()
+      const door = makeFrontDoor(gatekeeper, yield* Telemetry, lane, turns)
+      door(...exchange("/v1/equides/a").args)
+      door(...exchange("/v1/equides/b").args)
+      const left = exchange("/v1/equides/c")
+      door(...left.args)
+      left.response.destroyed = true
+      drains.shift()!()
+      assert.isFalse(left.written.ended)
+      assert.isFalse(left.written.handedOn)
     }).pipe(Effect.provide(environment)))
 })

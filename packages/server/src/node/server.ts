@@ -81,7 +81,7 @@ class PublicServer extends Server {
         answerBadHost(response)
         return true
       }
-      if (this.frontDoor?.(request, response) === true) return true
+      if (this.frontDoor?.(request, response, () => super.emit(event, ...args)) === true) return true
     }
     return super.emit(event, ...args)
   }
