@@ -4,7 +4,15 @@
  * after the turn's I/O).
  */
 import { assert, describe, it } from "@effect/vitest"
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
 import { makeTurns } from "./turns.ts"
+
+/** A full collection, whether or not the test process was started with --expose-gc. */
+const collectGarbage = (): void => {
+  setFlagsFromString("--expose-gc")
+  ;(runInNewContext("gc") as () => void)()
+}
 
 const harness = (budgetMs: number) => {
   let clock = 0
@@ -73,5 +81,39 @@ describe("turns", () => {
     assert.isTrue(nextTurn())
     assert.deepStrictEqual(ran, ["a", "b"])
     assert.strictEqual(turns.waiting(), 0)
+  })
+
+  it("keeps nothing of a task once it has run, and keeps the order, though the queue never empties", async () => {
+    let clock = 0
+    const drains: Array<() => void> = []
+    const own = makeTurns(1, (drain) => drains.push(drain), () => clock)
+    const payloads: Array<WeakRef<object>> = []
+    const order: Array<number> = []
+    const enqueue = () => {
+      const payload = { bytes: new Uint8Array(1024) }
+      const index = payloads.length
+      payloads.push(new WeakRef(payload))
+      own.run(() => {
+        clock += 0.4
+        payload.bytes[0] = 1
+        order.push(index)
+      })
+    }
+    for (let i = 0; i < 3000; i++) enqueue()
+    // Each turn runs 3 tasks while 2 more arrive: 1 500 turns leave 1 500 waiting.
+    for (let turn = 0; turn < 1500; turn++) {
+      drains.shift()!()
+      enqueue()
+      enqueue()
+    }
+    assert.isAbove(own.waiting(), 1000)
+    const ran = payloads.length - own.waiting()
+    // In order across the cuts of the queue's array.
+    assert.deepStrictEqual(order, Array.from({ length: ran }, (_, i) => i))
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    collectGarbage()
+    const kept = payloads.slice(0, ran).filter((ref) => ref.deref() !== undefined).length
+    assert.strictEqual(kept, 0)
+    assert.isTrue(payloads.slice(ran).every((ref) => ref.deref() !== undefined))
   })
 })

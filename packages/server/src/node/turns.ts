@@ -9,6 +9,9 @@
  * answered as it is read, and the lookups keep their order.
  */
 
+/** How many taken slots the queue's array may keep at its head before it is cut. */
+const COMPACT_FROM = 1024
+
 export interface Turns {
   /** Runs `task` now if this turn's budget is not spent and nothing waits; otherwise queues it. */
   readonly run: (task: () => void) => void
@@ -25,9 +28,17 @@ export const makeTurns = (
   defer: (drain: () => void) => void = setImmediate,
   now: () => number = () => performance.now()
 ): Turns => {
-  // A queue as an array and the index of its head: `shift` copies the array.
-  let queue: Array<() => void> = []
+  // A queue as an array and the index of its head (`shift` copies the array). A slot is emptied as
+  // its task is taken, and the array cut from its head once that is most of it: under sustained
+  // load the queue may never empty, and what it once held must not stay reachable.
+  let queue: Array<(() => void) | undefined> = []
   let head = 0
+
+  const take = (): () => void => {
+    const task = queue[head]!
+    queue[head++] = undefined
+    return task
+  }
   let spent = 0
   let scheduled = false
 
@@ -51,10 +62,13 @@ export const makeTurns = (
     scheduled = false
     spent = 0
     try {
-      while (head < queue.length && spent < budgetMs) timed(queue[head++]!)
+      while (head < queue.length && spent < budgetMs) timed(take())
     } finally {
       if (head === queue.length) {
         queue = []
+        head = 0
+      } else if (head >= COMPACT_FROM && head * 2 >= queue.length) {
+        queue = queue.slice(head)
         head = 0
       }
       if (head < queue.length || spent >= budgetMs) schedule()
