@@ -8,7 +8,8 @@
  *    of `/healthz` measured meanwhile; resident memory after the load;
  * 3. the crawler on a server of its own: the id pool in four consecutive parts, so the throughput
  *    of each part shows what filling the response cache does to it;
- * 4. the bare node:http baseline for the body sizes met, over 50 connections, and on one connection.
+ * 4. the bare node:http baseline for the body sizes met, over 50 connections (probed meanwhile), and
+ *    on one connection.
  */
 import { percentile, measure, median, type Measurement } from "../load.ts"
 import { type ApiServer, memoryOf, type Memory, type Started, startApi, stop } from "../processes.ts"
@@ -67,10 +68,12 @@ export interface Crawl {
   readonly memoryAfter: Memory
 }
 
-export interface Bare {
+/**
+ * The bare server under 50 connections, probed meanwhile as the API is: its probe latency is the
+ * floor this machine sets (the load generator, the probe and the server share its cores).
+ */
+export interface Bare extends UnderLoad {
   readonly bytes: number
-  /** 50 connections. */
-  readonly load: Measurement
 }
 
 export interface Run {
@@ -122,10 +125,19 @@ export const withServer = async <A>(options: RunOptions, extra: Readonly<Record<
 export const log = (text: string) => process.stderr.write(`${text}\n`)
 const ms = (value: number) => value.toFixed(2)
 
-/** `paths` over the connections with the probe running meanwhile. */
-export const loadWithProbe = async (server: Started, paths: ReadonlyArray<string>, connections: number, duration: number): Promise<UnderLoad> => {
+/**
+ * `paths` over the connections with the probe running meanwhile (each path sent once), or without
+ * `paths`, `path` repeated for the whole duration.
+ */
+export const loadWithProbe = async (
+  server: Started,
+  paths: ReadonlyArray<string> | undefined,
+  connections: number,
+  duration: number,
+  path = ""
+): Promise<UnderLoad> => {
   const probe = await startProbe({ url: server.baseUrl + PROBE_PATH, intervalMs: PROBE_INTERVAL_MS })
-  const load = await measure(server.baseUrl, { connections, duration, paths })
+  const load = await measure(server.baseUrl + path, { connections, duration, ...(paths === undefined ? {} : { paths }) })
   return { load, probes: await probe.stop() }
 }
 
@@ -181,9 +193,9 @@ export const measureRun = async (families: ReadonlyArray<Family>, bare: Started,
   const bareSingle = summarizeSingle(await runSequence(bare.baseUrl, Array.from({ length: 1_000_000 }, () => "/"), options.duration))
   const bareLoads: Array<Bare> = []
   for (const bytes of bareSizes(single)) {
-    const load = await measure(bytes === 0 ? bare.baseUrl : `${bare.baseUrl}/?bytes=${bytes}`, { connections: options.connections, duration: options.duration })
-    bareLoads.push({ bytes: bytes === 0 ? bareSingle.bytes : bytes, load })
-    log(`  ${String(bytes === 0 ? "default" : `${bytes} B`).padEnd(14)} ${load.requestsPerSecond.toFixed(0).padStart(7)} req/s  p99 ${ms(load.p99)} ms`)
+    const underLoad = await loadWithProbe(bare, undefined, options.connections, options.duration, bytes === 0 ? "" : `/?bytes=${bytes}`)
+    bareLoads.push({ bytes: bytes === 0 ? bareSingle.bytes : bytes, ...underLoad })
+    log(describeLoad(bytes === 0 ? "default" : `${bytes} B`, underLoad))
   }
   return { single, ...loaded, crawl, bareSingle, bare: bareLoads }
 }

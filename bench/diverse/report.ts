@@ -105,7 +105,7 @@ export const summarizeWorkers = (result: WorkersResult, names: ReadonlyArray<Fam
     underLoad,
     crawl: Array.from({ length: partCount }, (_, i) => medianUnderLoad(present(crawls.map((crawl) => crawl.parts[i])))),
     bareSingle: medianSingle(runs.map((run) => run.bareSingle)),
-    bare: runs[0].bare.map((bare, i) => ({ bytes: bare.bytes, load: medianMeasurement(runs.map((run) => run.bare[i].load)) })),
+    bare: runs[0].bare.map((bare, i) => ({ bytes: bare.bytes, ...medianUnderLoad(runs.map((run) => run.bare[i])) })),
     startToReadyMs: mid(runs, (run) => run.startToReadyMs),
     memoryAtReady: mid(runs, (run) => run.memoryAtReady.rss),
     memoryAfterLoad: mid(runs, (run) => run.memoryAfterLoad.rss),
@@ -188,7 +188,20 @@ const formatLoad = (summary: WorkersSummary, names: ReadonlyArray<FamilyName>): 
   const crawlRows = summary.crawl.map((part, i) =>
     loadRow(`crawler ${i + 1}/${summary.crawl.length}`, part, recordBytes === undefined ? undefined : bareFor(recordBytes, summary.bare))
   )
-  const bareRows = summary.bare.map((bare) => [`bare node:http`, bare.load.requestsPerSecond.toFixed(0), ms(bare.load.p50), ms(bare.load.p99), ms(bare.load.max), String(bare.load.errors), "1.00", String(bare.bytes), "", "", "", ""])
+  const bareRows = summary.bare.map((bare) => [
+    `bare node:http`,
+    bare.load.requestsPerSecond.toFixed(0),
+    ms(bare.load.p50),
+    ms(bare.load.p99),
+    ms(bare.load.max),
+    String(bare.load.errors),
+    "1.00",
+    String(bare.bytes),
+    ms(bare.probes.p50),
+    ms(bare.probes.p99),
+    ms(bare.probes.max),
+    ""
+  ])
   return columns([LOAD_HEADER, ...rows, ...crawlRows, ...bareRows], new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]))
 }
 
