@@ -17,6 +17,7 @@ import { jsonEncoder } from "./json.ts"
 import { checkQ, clampSuggestLimite, suggest } from "../query/suggest.ts"
 
 export { jsonEncoder } from "./json.ts"
+export { descendanceBody } from "./descendanceBody.ts"
 
 /** What queries build on first use (folded dictionaries, referentials), built now: call it before serving. */
 export { prepareQueries } from "../query/suggest.ts"

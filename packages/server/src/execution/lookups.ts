@@ -14,6 +14,7 @@ import {
   pedigree,
   pedigreeQuery
 } from "@equides/domain"
+import { descendanceBody } from "@equides/domain/answers"
 import type { Schema } from "effect"
 
 type Decoded<F extends Schema.Struct.Fields> = Schema.Struct<F>["Type"]
@@ -34,3 +35,7 @@ export const pedigreeOf = (data: DatasetData, id: string, query: PedigreeQuery) 
 
 export const descendanceOf = (data: DatasetData, id: string, query: DescendanceQuery) =>
   ofId(data, id, (row) => descendance(data, row, query.limite, query.offset))
+
+/** The same page as its JSON body, written straight as bytes (`descendanceBody`): the direct lane's. */
+export const descendanceBodyOf = (data: DatasetData, id: string, query: DescendanceQuery) =>
+  ofId(data, id, (row) => descendanceBody(data, row, query.limite, query.offset))
