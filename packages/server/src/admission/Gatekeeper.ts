@@ -244,12 +244,12 @@ export class Gatekeeper {
   /**
    * What a route executed, shaped for this exchange and kept in the response cache when it is a
    * representation worth keeping: successes only (an error is cheap to recompute, and random URIs
-   * must not churn the cache), its bytes in a buffer of their own (a view would keep its whole
+   * must not churn the cache) asked for before (`ResponseCache.wants`), its bytes in a buffer of their own (a view would keep its whole
    * backing buffer alive), without the caller's `RateLimit`.
    */
   executed(exchange: Exchange, own: Own): Answer {
     const shaped = shapeAnswer(exchange, this.policy, own.status, own.headers, own.body)
-    if (exchange.etag !== undefined && this.cache.enabled && shaped.status >= 200 && shaped.status < 300 && shaped.body !== undefined) {
+    if (exchange.etag !== undefined && shaped.status >= 200 && shaped.status < 300 && shaped.body !== undefined && this.cache.wants(exchange.etag)) {
       const exact = exactBody(shaped.body)
       this.cache.set(exchange.etag, exact === shaped.body ? shaped : { ...shaped, body: exact }, exact)
     }

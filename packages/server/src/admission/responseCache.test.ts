@@ -68,6 +68,18 @@ describe("ResponseCache", () => {
     cache.set("a", "a", bodyOf(1))
     assert.isFalse(cache.enabled)
     assert.strictEqual(cache.get("a"), undefined)
+    assert.isFalse(cache.wants("a"))
+    assert.isFalse(cache.wants("a"))
+  })
+
+  it("wants a representation on its second offer, and not while it holds one", () => {
+    const cache = new ResponseCache<string>(1024 * 1024)
+    assert.isFalse(cache.wants("\"a\""))
+    assert.isFalse(cache.wants("\"b\""))
+    assert.isTrue(cache.wants("\"a\""))
+    cache.set("\"a\"", "a", bodyOf(1))
+    assert.isFalse(cache.wants("\"a\""))
+    assert.isTrue(cache.wants("\"b\""))
   })
 })
 
@@ -122,7 +134,8 @@ layer(testServer(fromRecords(FAMILY), { settings: { responseCacheBytes: BUDGET }
       yield* fill(base, 400, (i) => [`/v1/equides/AAAAAAAAAAAAAAAAAAAAAA/descendance?offset=${i}`, CODINGS[i % CODINGS.length]!], 404)
       assert.strictEqual(cache.size, 0)
       const before = yield* settle()
-      yield* fill(base, URIS * CODINGS.length, uri)
+      // Each representation asked for twice: kept from its second answer on.
+      yield* fill(base, 2 * URIS * CODINGS.length, (i) => uri(i >> 1))
       const after = yield* settle()
       assert.isAtMost(cache.bytes, BUDGET)
       assert.isAbove(cache.size, 100)
@@ -132,4 +145,21 @@ layer(testServer(fromRecords(FAMILY), { settings: { responseCacheBytes: BUDGET }
       assert.strictEqual(cache.hits, hits + 8)
       assert.isAtMost(after - before, BUDGET + 1024 * 1024, `arrayBuffers grew by ${after - before} bytes`)
     }), 60_000)
+})
+
+layer(testServer(fromRecords(FAMILY), { settings: { responseCacheBytes: 8 * BUDGET } }))("the response cache under a crawler", (it) => {
+  it.effect("a crawler asking for each representation once fills nothing, and a second request is kept", () =>
+    Effect.gen(function*() {
+      const base = yield* serverUrl
+      const { cache } = yield* Admission
+      const uri = (i: number) => [`/v1/equides/${FAMILY[0]!.id}/descendance?limite=${1 + (i % 100)}&offset=${Math.floor(i / 100)}`, "identity"] as const
+      yield* fill(base, 1_000, uri)
+      assert.strictEqual(cache.size, 0)
+      const hits = cache.hits
+      yield* fill(base, 2, () => uri(5_000))
+      assert.strictEqual(cache.size, 1)
+      assert.strictEqual(cache.hits, hits)
+      yield* fill(base, 1, () => uri(5_000))
+      assert.strictEqual(cache.hits, hits + 1)
+    }))
 })

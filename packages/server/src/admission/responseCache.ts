@@ -5,7 +5,9 @@
  * is answered from memory, without running the handler (and without compressing again).
  *
  * Only successes are kept (an error is cheap to recompute, and random URIs must not churn the
- * cache). Bounded by bytes (`RESPONSE_CACHE_MB`, 0 turns it off), least recently used evicted first.
+ * cache), and only from their second request on (`doorkeeper.ts`: traffic that never repeats
+ * passes through without filling the cache). Bounded by bytes (`RESPONSE_CACHE_MB`, 0 turns it
+ * off), least recently used evicted first.
  *
  * The budget counts what an entry keeps alive, not the length of its body: a body that is a view
  * of a larger buffer (the compressor returns views of its 16 KiB+ output chunks, `Buffer`s share an
@@ -17,6 +19,8 @@
  * slots the map keeps until it is rehashed, so a full cache under distinct URIs paid per insertion
  * for every eviction since the last rehash).
  */
+import { Doorkeeper } from "./doorkeeper.ts"
+
 interface Entry<A> {
   readonly key: string
   readonly value: A
@@ -33,6 +37,13 @@ interface Entry<A> {
  */
 export const ENTRY_OVERHEAD = 2048
 
+/**
+ * The doorkeeper remembers a key per this many bytes of budget: about four times as many recent
+ * keys as the cache holds entries (64 MiB: 131 072 keys in 512 KiB), so that a URI asked for again
+ * within the last hundred thousand or so distinct requests is kept.
+ */
+const BUDGET_BYTES_PER_REMEMBERED_KEY = 512
+
 /** `body` itself when it owns its whole buffer, else a copy that does (what the cache may keep). */
 export const exactBody = (body: Uint8Array): Uint8Array =>
   body.byteOffset === 0 && body.buffer.byteLength === body.byteLength ? body : new Uint8Array(body)
@@ -46,9 +57,11 @@ export class ResponseCache<A> {
   hits = 0
 
   readonly maxBytes: number
+  private readonly doorkeeper: Doorkeeper
 
   constructor(maxBytes: number) {
     this.maxBytes = maxBytes
+    this.doorkeeper = new Doorkeeper(maxBytes / BUDGET_BYTES_PER_REMEMBERED_KEY)
   }
 
   get enabled(): boolean {
@@ -73,6 +86,14 @@ export class ResponseCache<A> {
       this.append(entry)
     }
     return entry.value
+  }
+
+  /**
+   * Whether a response for `etag` is to be kept now: the cache is on, does not hold one, and was
+   * offered one before (which this call remembers).
+   */
+  wants(etag: string): boolean {
+    return this.enabled && !this.entries.has(etag) && this.doorkeeper.seenBefore(etag)
   }
 
   /**
