@@ -22,8 +22,8 @@ export interface Page {
 }
 
 /**
- * One page of `selection` in the order `tri`. `offset` and `limite` are taken as given (validate
- * them first with `checkLimite`/`checkOffset`); an offset past the end gives an empty page.
+ * One page of `selection` in the order `tri`. `offset` and `limite` are taken as given (the list's
+ * query schema bounds them, `api/equides.ts`); an offset past the end gives an empty page.
  */
 export const listPage = (
   data: DatasetData,

@@ -1,6 +1,7 @@
 /**
- * The French text of every refusal of a parameter, written once: the query engine, the server's
- * validation of decoded parameters and the pages all say a refusal with these functions.
+ * The French text of every refusal of a parameter or a method, written once: the query engine,
+ * the server's validation of decoded parameters, its answers outside any route and the pages all
+ * say a refusal with these functions.
  */
 import { quote } from "./hints.ts"
 
@@ -24,3 +25,7 @@ export const notAnInteger = (parametre: string, value: string): string => `La va
 
 /** `attendu : un entier de 1 à 100` */
 export const expectedHint = (expected: string): string => `attendu : ${expected}`
+
+/** « La méthode DELETE n'est pas admise : le service est en lecture seule. » (CONNECT: not a tunnel either) */
+export const methodNotAdmitted = (method: string): string =>
+  `La méthode ${method} n'est pas admise : le service est en lecture seule${method === "CONNECT" ? " et ne sert pas de tunnel" : ""}.`

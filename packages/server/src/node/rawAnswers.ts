@@ -6,6 +6,7 @@
  * response carries, `Cache-Control: no-store` (they describe a message, not a resource) and
  * `Connection: close`. A `HEAD` gets the headers without the body.
  */
+import { Refusals } from "@equides/domain"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import { ALLOW, COMMON_HEADERS } from "../responseHeaders.ts"
@@ -82,7 +83,7 @@ export const answerClientError = (error: Error & { readonly code?: string; reado
 export const answerConnect = (request: IncomingMessage, socket: Duplex): void => {
   writeOnSocket(
     socket,
-    rawProblem(405, "La méthode CONNECT n'est pas admise : le service est en lecture seule et ne sert pas de tunnel.", { Allow: ALLOW }),
+    rawProblem(405, Refusals.methodNotAdmitted("CONNECT"), { Allow: ALLOW }),
     false
   )
   request.resume()

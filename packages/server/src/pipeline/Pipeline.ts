@@ -24,7 +24,7 @@
  * Response shaping happens here, in the request's own fiber, outside the interruptible route: a
  * request cut at its deadline is interrupted inside the route and answered 503 here.
  */
-import { Introuvable, MethodeNonAdmise, ServiceSurcharge } from "@equides/domain"
+import { Introuvable, MethodeNonAdmise, Refusals, ServiceSurcharge } from "@equides/domain"
 import { Cause, Clock, Context, Effect, type Fiber, LogLevel, Option, References, type Types } from "effect"
 import { type FindMyWay, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse, ProblemDetails } from "effect/http"
 import { type Answer, ownOf, renderProblem } from "../admission/answer.ts"
@@ -56,7 +56,7 @@ const unmatched = (paths: FindMyWay.Router<string>, request: HttpServerRequest.H
   request.method !== "GET" && request.method !== "HEAD" && paths.find("GET", request.url) !== undefined
     ? problemResponse(
       new MethodeNonAdmise({
-        detail: `La méthode ${request.method} n'est pas admise : le service est en lecture seule.`,
+        detail: Refusals.methodNotAdmitted(request.method),
         indice: `méthodes admises : ${ALLOW}`
       }),
       { allow: ALLOW }
