@@ -56,7 +56,12 @@ export const shapeAnswer = (
   own: Readonly<Record<string, string>>,
   body: Uint8Array | undefined
 ): Answer => {
-  const headers: Record<string, string> = { ...own, ...COMMON_HEADERS, vary: to.vary }
+  // The common headers' object cloned, then the response's own: one spread of an object whose
+  // shape never changes is a copy of its map, where spreading a second object into the same
+  // literal defined each property through V8's runtime (about 1 % of a 304's CPU, `perf`).
+  const headers: Record<string, string> = { ...COMMON_HEADERS }
+  for (const name in own) if (!Object.hasOwn(COMMON_HEADERS, name)) headers[name] = own[name]!
+  headers["vary"] = to.vary
   if (isNoStore(status)) {
     headers["cache-control"] = "no-store"
   } else {
