@@ -5,10 +5,15 @@
  * runtime path for that literal (`Runtime_DefineKeyedOwnPropertyInLiteral`, `MigrateToMap`, map
  * transitions), measured with `perf`: the literal's inline caches had gone megamorphic in what the
  * process did while starting. Its marks were in the profile in 9 starts of 9; with ticks of every
- * arity scheduled first, about 10 ms, in none of 6. Which start-up history turns the caches
- * megamorphic is V8's business; this only gives `nextTick` its shapes before anything else runs.
+ * arity scheduled first, in none of 8 (2 of them with the count kept here). Which start-up history
+ * turns the caches megamorphic is V8's business; this gives `nextTick` its shapes first.
  */
-const ROUNDS = 20_000
+
+/**
+ * 2 000 ticks, well under a millisecond. 80 000 did as well for the inline caches, but the process
+ * then stayed 150 MiB larger after a load (measured twice, not explained): keep it small.
+ */
+const ROUNDS = 500
 
 const ignore = (): void => {}
 
