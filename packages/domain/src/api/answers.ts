@@ -18,6 +18,7 @@ import { checkQ, clampSuggestLimite, suggest } from "../query/suggest.ts"
 
 export { jsonEncoder } from "./json.ts"
 export { descendanceBody } from "./descendanceBody.ts"
+export { pedigreeBody } from "./pedigreeBody.ts"
 
 /** What queries build on first use (folded dictionaries, referentials), built now: call it before serving. */
 export { prepareQueries } from "../query/suggest.ts"

@@ -11,6 +11,12 @@ export const PEDIGREE_GENERATIONS_MAX = 8
 /** 2^(generations+1) − 1: the nodes of a complete pedigree at this depth (31 at 4, 511 at 8). */
 export const noeudsTheoriques = (generations: number): number => 2 ** (generations + 1) - 1
 
+/** `generations` truncated and brought back into 0..8 (the default when not a number). */
+export const pedigreeDepth = (generations: number): number =>
+  Number.isFinite(generations)
+    ? Math.min(PEDIGREE_GENERATIONS_MAX, Math.max(0, Math.trunc(generations)))
+    : PEDIGREE_GENERATIONS_DEFAUT
+
 /**
  * The pedigree of `row`, `generations` deep (0 = the subject alone).
  *
@@ -25,9 +31,7 @@ export const noeudsTheoriques = (generations: number): number => 2 ** (generatio
  * that no call can build more than 511 nodes.
  */
 export const pedigree = (data: DatasetData, row: number, generations: number = PEDIGREE_GENERATIONS_DEFAUT): Pedigree => {
-  const depth = Number.isFinite(generations)
-    ? Math.min(PEDIGREE_GENERATIONS_MAX, Math.max(0, Math.trunc(generations)))
-    : PEDIGREE_GENERATIONS_DEFAUT
+  const depth = pedigreeDepth(generations)
   const pere = data.links.pere.row
   const mere = data.links.mere.row
   let count = 0

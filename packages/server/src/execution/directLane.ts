@@ -10,12 +10,12 @@
  *
  * The lane bypasses the concurrency gate: a lookup is bounded work, like a kept response.
  */
-import { descendanceQuery, Equide, listQuery, NoQuery, Pedigree, pedigreeQuery } from "@equides/domain"
+import { descendanceQuery, Equide, listQuery, NoQuery, pedigreeQuery } from "@equides/domain"
 import type { DatasetData } from "@equides/domain"
 import { answer, isBounded, jsonEncoder, queryPairs } from "@equides/domain/answers"
 import { Exit, Result, Schema, type SchemaAST } from "effect"
 import { JSON_TYPE, type Own } from "../admission/answer.ts"
-import { descendanceBodyOf, pedigreeOf, recordOf } from "./lookups.ts"
+import { descendanceBodyOf, pedigreeBodyOf, recordOf } from "./lookups.ts"
 
 type Query = Readonly<Record<string, string | ReadonlyArray<string>>>
 
@@ -83,7 +83,6 @@ export const makeDirectLane = (data: DatasetData): DirectLane => {
   const decodeList = orRefused(Schema.decodeUnknownExit(Schema.toCodecArrayFromSingle(Schema.Struct(listQuery.fields))))
   const decodeNone = orRefused(Schema.decodeUnknownExit(NoQuery))
   const encodeEquide = asJson(Equide)
-  const encodePedigree = asJson(Pedigree)
   const answerers: Readonly<Record<LaneRoute, (url: string) => Own | undefined>> = {
     "/v1/equides/:id": (url) => {
       const query = decodeNone(url)
@@ -92,8 +91,8 @@ export const makeDirectLane = (data: DatasetData): DirectLane => {
     },
     "/v1/equides/:id/pedigree": (url) => {
       const query = decodePedigree(url)
-      const value = query === undefined ? undefined : pedigreeOf(data, idOf(url), query)
-      return value === undefined ? undefined : encodePedigree(value)
+      const body = query === undefined ? undefined : pedigreeBodyOf(data, idOf(url), query)
+      return body === undefined ? undefined : jsonOwn(body)
     },
     "/v1/equides/:id/descendance": (url) => {
       const query = decodeDescendance(url)

@@ -14,7 +14,7 @@ import {
   pedigree,
   pedigreeQuery
 } from "@equides/domain"
-import { descendanceBody } from "@equides/domain/answers"
+import { descendanceBody, pedigreeBody } from "@equides/domain/answers"
 import type { Schema } from "effect"
 
 type Decoded<F extends Schema.Struct.Fields> = Schema.Struct<F>["Type"]
@@ -32,6 +32,10 @@ export const recordOf = (data: DatasetData, id: string) => ofId(data, id, (row) 
 
 export const pedigreeOf = (data: DatasetData, id: string, query: PedigreeQuery) =>
   ofId(data, id, (row) => pedigree(data, row, query.generations))
+
+/** The same pedigree as its JSON body, written straight as bytes (`pedigreeBody`): the direct lane's. */
+export const pedigreeBodyOf = (data: DatasetData, id: string, query: PedigreeQuery) =>
+  ofId(data, id, (row) => pedigreeBody(data, row, query.generations))
 
 export const descendanceOf = (data: DatasetData, id: string, query: DescendanceQuery) =>
   ofId(data, id, (row) => descendance(data, row, query.limite, query.offset))
