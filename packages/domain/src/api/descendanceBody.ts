@@ -19,14 +19,11 @@ import {
   DESCENDANCE_OFFSET_DEFAUT
 } from "../query/descendance.ts"
 import { idOf, nomOf } from "../query/record.ts"
-import { breedText, jsonText, SEXE_JSON, utf8, writer } from "./jsonBytes.ts"
+import { breedText, jsonText, utf8, writeIdentity, writer } from "./jsonBytes.ts"
 
 // A Produit's fixed parts, in the schema's key order.
 const OPEN_PRODUIT = utf8.encode(`{"id":"`)
 const NEXT_PRODUIT = utf8.encode(`,{"id":"`)
-const NOM = utf8.encode(`","nom":`)
-const RACE = utf8.encode(`,"race":`)
-const SEXE = utf8.encode(`,"sexe":`)
 const CLOSE_PRODUIT = utf8.encode(`,"fiche_disponible":true}`)
 const YEAR = utf8.encode(`,"fiche_disponible":true,"annee_naissance":`)
 const CLOSE = utf8.encode("}")
@@ -60,13 +57,7 @@ export const descendanceBody = (
   for (let i = first, last = Math.min(end, start + skip + size); i < last; i++) {
     const child = data.progeny.rows[i]
     w.bytes(i === first ? OPEN_PRODUIT : NEXT_PRODUIT)
-    w.ascii(idOf(data, child))
-    w.bytes(NOM)
-    w.arenaString(data.nom, child)
-    w.bytes(RACE)
-    w.bytes(breedText(data, child))
-    w.bytes(SEXE)
-    w.bytes(SEXE_JSON[data.sexe.codes[child] - 1])
+    writeIdentity(w, data, child)
     const year = data.year[child]
     if (year === NO_YEAR) {
       w.bytes(CLOSE_PRODUIT)

@@ -6,6 +6,7 @@
  */
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import type { StringArena } from "../dataset/columns.ts"
+import { idOf } from "../query/record.ts"
 import { SEXES } from "../vocabulary.ts"
 
 export const utf8 = new TextEncoder()
@@ -114,4 +115,22 @@ export const breedText = (data: DatasetData, row: number): Uint8Array => {
   }
   const code = data.race.codes[row]
   return texts[code] ??= jsonText(data.race.values[code])
+}
+
+const NOM = utf8.encode(`","nom":`)
+const RACE = utf8.encode(`,"race":`)
+const SEXE = utf8.encode(`,"sexe":`)
+
+/**
+ * A row's identity as a `Produit` and a `Noeud` both begin, written after their `{"id":"`:
+ * `<id>","nom":<name>,"race":<breed>,"sexe":<sex>`.
+ */
+export const writeIdentity = (w: Writer, data: DatasetData, row: number): void => {
+  w.ascii(idOf(data, row))
+  w.bytes(NOM)
+  w.arenaString(data.nom, row)
+  w.bytes(RACE)
+  w.bytes(breedText(data, row))
+  w.bytes(SEXE)
+  w.bytes(SEXE_JSON[data.sexe.codes[row] - 1])
 }

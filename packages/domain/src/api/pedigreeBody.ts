@@ -11,14 +11,10 @@
  */
 import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
 import { noeudsTheoriques, PEDIGREE_GENERATIONS_DEFAUT, pedigreeDepth } from "../query/pedigree.ts"
-import { idOf } from "../query/record.ts"
-import { breedText, SEXE_JSON, utf8, writer } from "./jsonBytes.ts"
+import { utf8, writeIdentity, writer } from "./jsonBytes.ts"
 
 // A Noeud's fixed parts, in the schema's key order.
 const OPEN_NOEUD = utf8.encode(`{"id":"`)
-const NOM = utf8.encode(`","nom":`)
-const RACE = utf8.encode(`,"race":`)
-const SEXE = utf8.encode(`,"sexe":`)
 const YEAR = utf8.encode(`,"annee_naissance":`)
 const GENERATION = utf8.encode(`,"generation":`)
 const PERE = utf8.encode(`,"pere":`)
@@ -39,13 +35,7 @@ export const pedigreeBody = (data: DatasetData, row: number, generations: number
   const w = writer
   const node = (r: number, generation: number): void => {
     w.bytes(OPEN_NOEUD)
-    w.ascii(idOf(data, r))
-    w.bytes(NOM)
-    w.arenaString(data.nom, r)
-    w.bytes(RACE)
-    w.bytes(breedText(data, r))
-    w.bytes(SEXE)
-    w.bytes(SEXE_JSON[data.sexe.codes[r] - 1])
+    writeIdentity(w, data, r)
     const year = data.year[r]
     if (year !== NO_YEAR) {
       w.bytes(YEAR)
