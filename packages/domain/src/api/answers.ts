@@ -14,6 +14,7 @@ import { anneeOf, equide, idOf, nomOf, raceOf, resume, sexeOf } from "../query/r
 import { DEFAULT_REPARTITION_DIMENSION, repartition } from "../query/repartition.ts"
 import { select } from "../query/select.ts"
 import { jsonEncoder } from "./json.ts"
+import { resumePageBody } from "./resumePageBody.ts"
 import { checkQ, clampSuggestLimite, suggest } from "../query/suggest.ts"
 
 export { jsonEncoder } from "./json.ts"
@@ -22,7 +23,7 @@ export { pedigreeBody } from "./pedigreeBody.ts"
 
 /** What queries build on first use (folded dictionaries, referentials), built now: call it before serving. */
 export { prepareQueries } from "../query/suggest.ts"
-import { PageEquides, type Suggestion, Suggestions } from "../schemas/lists.ts"
+import { PageEquides, type Pagination, type Suggestion, Suggestions } from "../schemas/lists.ts"
 import { Repartition } from "../schemas/reference.ts"
 import type { listQuery } from "./equides.ts"
 import type { searchQuery } from "./search.ts"
@@ -54,20 +55,24 @@ export const queryPairs = (url: string): Array<readonly [string, string]> => {
   return start < 0 ? [] : [...new URLSearchParams(url.slice(start + 1))]
 }
 
-export const listAnswer = (data: DatasetData, query: ListQuery, url: string): QueryResult<PageEquides> =>
-  Result.gen(function*() {
-    const filters = yield* resolveFilters(data, query)
+/** A list query's rows (in page order) and pagination, or the parameter it refuses. */
+const listRows = (data: DatasetData, query: ListQuery, url: string): QueryResult<{ rows: Uint32Array; pagination: Pagination }> =>
+  Result.map(resolveFilters(data, query), (filters) => {
     // Bounds and admitted values are the schema's: a decoded query holds only admitted ones.
     const tri = query.tri ?? DEFAULT_TRI
     const limite = query.limite ?? DEFAULT_LIMITE
     const offset = query.offset ?? 0
     const page = listPage(data, select(data, filters), tri, offset, limite)
     const links = paginationLinks(LIST_PATH, queryPairs(url), offset, limite, page.total)
-    const pagination = { total: page.total, limite, offset, ...links }
-    const rows = Array.from(page.rows)
+    return { rows: page.rows, pagination: { total: page.total, limite, offset, ...links } }
+  })
+
+export const listAnswer = (data: DatasetData, query: ListQuery, url: string): QueryResult<PageEquides> =>
+  Result.map(listRows(data, query, url), ({ pagination, rows }) => {
+    const records = Array.from(rows)
     return query.vue === "complet"
-      ? { donnees: rows.map((row) => equide(data, row)), pagination }
-      : { donnees: rows.map((row) => resume(data, row)), pagination }
+      ? { donnees: records.map((row) => equide(data, row)), pagination }
+      : { donnees: records.map((row) => resume(data, row)), pagination }
   })
 
 export const suggestAnswer = (data: DatasetData, query: SearchQuery): QueryResult<Suggestions> =>
@@ -101,7 +106,10 @@ const repartitionJson = jsonEncoder(Repartition)
 export const answer = (data: DatasetData, execution: Execution): QueryResult<Uint8Array> => {
   switch (execution.endpoint) {
     case "list":
-      return Result.map(listAnswer(data, execution.query, execution.url), pageJson)
+      // Summaries, the default view, are written as bytes (`resumePageBody`: the same bytes).
+      return execution.query.vue === "complet"
+        ? Result.map(listAnswer(data, execution.query, execution.url), pageJson)
+        : Result.map(listRows(data, execution.query, execution.url), ({ pagination, rows }) => resumePageBody(data, rows, pagination))
     case "suggest":
       return Result.map(suggestAnswer(data, execution.query), suggestionsJson)
     case "repartition":

@@ -63,7 +63,7 @@ export const descendanceBody = (
       w.bytes(CLOSE_PRODUIT)
     } else {
       w.bytes(YEAR)
-      w.ascii(String(year))
+      w.int(year)
       w.bytes(CLOSE)
     }
   }

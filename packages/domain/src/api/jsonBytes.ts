@@ -5,8 +5,9 @@
  * (`pedigreeBody.ts`), each checked byte for byte against its schema's encoding by a property test.
  */
 import type { DatasetData } from "../dataset/DatasetData.ts"
-import type { StringArena } from "../dataset/columns.ts"
-import { idOf } from "../query/record.ts"
+import type { Dimension, StringArena } from "../dataset/columns.ts"
+import { ID_BYTES, ID_LENGTH } from "../dataset/ids.ts"
+import { ID_CODES } from "../query/record.ts"
 import { SEXES } from "../vocabulary.ts"
 
 export const utf8 = new TextEncoder()
@@ -50,6 +51,22 @@ export class Writer {
     this.length = at
   }
 
+  /** A finite number as `JSON.stringify` writes it; a non-negative integer (a year) without making its string. */
+  int(n: number): void {
+    if (!(Number.isSafeInteger(n) && n >= 0)) return this.ascii(String(n))
+    let digits = 1
+    for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) digits++
+    this.reserve(digits)
+    const buffer = this.buffer
+    let at = this.length + digits
+    this.length = at
+    let rest = n
+    do {
+      buffer[--at] = 0x30 + (rest % 10)
+      rest = Math.floor(rest / 10)
+    } while (rest > 0)
+  }
+
   bytes(bytes: Uint8Array): void {
     const n = bytes.length
     this.reserve(n)
@@ -57,6 +74,30 @@ export class Writer {
     if (n > 32) this.buffer.set(bytes, this.length)
     else for (let i = 0, at = this.length; i < n; i++) this.buffer[at + i] = bytes[i]
     this.length += n
+  }
+
+  /**
+   * The row's identifier, as `idOf` spells it (base64url of its 16 bytes, 22 characters), written
+   * from the id column without making the string first.
+   */
+  id(data: DatasetData, row: number): void {
+    this.reserve(ID_LENGTH)
+    const ids = data.ids
+    const codes = ID_CODES
+    const buffer = this.buffer
+    let at = this.length
+    let o = row * ID_BYTES
+    for (const end = o + 15; o < end; o += 3) {
+      const x = (ids[o] << 16) | (ids[o + 1] << 8) | ids[o + 2]
+      buffer[at] = codes[x >>> 18]
+      buffer[at + 1] = codes[(x >>> 12) & 63]
+      buffer[at + 2] = codes[(x >>> 6) & 63]
+      buffer[at + 3] = codes[x & 63]
+      at += 4
+    }
+    buffer[at] = codes[ids[o] >>> 2]
+    buffer[at + 1] = codes[(ids[o] << 4) & 63]
+    this.length = at + 2
   }
 
   /** String `i` of `arena` as a JSON string: its UTF-8 bytes with `JSON.stringify`'s escapes. */
@@ -103,19 +144,22 @@ export class Writer {
 /** The one writer of this thread: a body is taken before the next one is written. */
 export const writer = new Writer()
 
-/** Each dataset's breeds as JSON strings, encoded on first use. */
-const breedTexts = new WeakMap<DatasetData, Array<Uint8Array | undefined>>()
+/** Each dictionary column's values as JSON strings, encoded on first use. */
+const dictionaryTexts = new WeakMap<Dimension, Array<Uint8Array | undefined>>()
 
-/** The row's breed as a JSON string. */
-export const breedText = (data: DatasetData, row: number): Uint8Array => {
-  let texts = breedTexts.get(data)
+/** The row's value in a dictionary column (breed, coat) as a JSON string. */
+export const dimensionText = (column: Dimension, row: number): Uint8Array => {
+  let texts = dictionaryTexts.get(column)
   if (texts === undefined) {
     texts = []
-    breedTexts.set(data, texts)
+    dictionaryTexts.set(column, texts)
   }
-  const code = data.race.codes[row]
-  return texts[code] ??= jsonText(data.race.values[code])
+  const code = column.codes[row]
+  return texts[code] ??= jsonText(column.values[code])
 }
+
+/** The row's breed as a JSON string. */
+export const breedText = (data: DatasetData, row: number): Uint8Array => dimensionText(data.race, row)
 
 const NOM = utf8.encode(`","nom":`)
 const RACE = utf8.encode(`,"race":`)
@@ -126,7 +170,7 @@ const SEXE = utf8.encode(`,"sexe":`)
  * `<id>","nom":<name>,"race":<breed>,"sexe":<sex>`.
  */
 export const writeIdentity = (w: Writer, data: DatasetData, row: number): void => {
-  w.ascii(idOf(data, row))
+  w.id(data, row)
   w.bytes(NOM)
   w.arenaString(data.nom, row)
   w.bytes(RACE)

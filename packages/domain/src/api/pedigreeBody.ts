@@ -39,10 +39,10 @@ export const pedigreeBody = (data: DatasetData, row: number, generations: number
     const year = data.year[r]
     if (year !== NO_YEAR) {
       w.bytes(YEAR)
-      w.ascii(String(year))
+      w.int(year)
     }
     w.bytes(GENERATION)
-    w.ascii(String(generation))
+    w.int(generation)
     if (generation < depth) {
       if (pere[r] >= 0) {
         w.bytes(PERE)

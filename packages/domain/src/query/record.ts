@@ -26,7 +26,8 @@ export const URL_FICHE_MODELE = "https://infochevaux.ifce.fr/fr/{slug}-{id}/info
 export const urlFiche = (slug: string, id: string): string => `https://infochevaux.ifce.fr/fr/${slug}-${id}/infos-generales`
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-const CODES = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0))
+/** The identifier's alphabet (base64url), as character codes: `idOf` and the byte writers (`api/jsonBytes.ts`). */
+export const ID_CODES = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0))
 
 /**
  * The row's official identifier, as text: the same as `encodeId` (a test checks it), several times
@@ -36,7 +37,7 @@ const CODES = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0))
 export const idOf = (data: DatasetData, row: number): string => {
   const b = data.ids
   const o = row * ID_BYTES
-  const c = CODES
+  const c = ID_CODES
   const x0 = (b[o] << 16) | (b[o + 1] << 8) | b[o + 2]
   const x1 = (b[o + 3] << 16) | (b[o + 4] << 8) | b[o + 5]
   const x2 = (b[o + 6] << 16) | (b[o + 7] << 8) | b[o + 8]
