@@ -108,8 +108,23 @@ export const wrkOnce = async (target: WrkTarget, options: WrkOptions): Promise<W
     : { ...result, cpuMicrosPerRequest: ((after - before) * TICK_MICROS) / result.requests }
 }
 
-/** Each target measured `runs` times, interleaved (a slow moment of the machine spreads over all), medians. */
+/**
+ * Seconds of load each target gets, unmeasured, before its runs. A server's first seconds under a
+ * new path run code the JIT has not optimized yet: a fresh API's first 5 s of 304s answered
+ * 31 k req/s, the next ones 40–43 k, and with 3 runs that cold one weighed in the median.
+ * Both servers get the same warm-up: the figures compare steady states.
+ */
+export const WARM_UP_SECONDS = 2
+
+/**
+ * Each target warmed up (`WARM_UP_SECONDS`), then measured `runs` times, interleaved (a slow
+ * moment of the machine spreads over all), medians.
+ */
 export const wrkSeries = async (targets: ReadonlyArray<WrkTarget>, options: WrkOptions): Promise<Array<WrkResult>> => {
+  for (const target of targets) {
+    process.stderr.write(`wrk ${target.name} (warm-up, ${WARM_UP_SECONDS} s)\n`)
+    await wrkOnce(target, { ...options, duration: WARM_UP_SECONDS })
+  }
   const results: Array<Array<WrkResult>> = targets.map(() => [])
   for (let r = 0; r < options.runs; r++) {
     for (const [i, target] of targets.entries()) {
