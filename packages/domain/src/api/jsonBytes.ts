@@ -15,9 +15,6 @@ export const utf8 = new TextEncoder()
 /** JSON's own text for a string (what `JSON.stringify` writes), as bytes. */
 export const jsonText = (text: string): Uint8Array => utf8.encode(JSON.stringify(text))
 
-/** Each sex as a JSON string, in `SEXES` order. */
-export const SEXE_JSON = SEXES.map(jsonText)
-
 const HEX = utf8.encode("0123456789abcdef")
 
 /** `JSON.stringify`'s short escapes, by byte (0 where it writes `\u00XX`, or nothing). */
@@ -53,6 +50,18 @@ export class Writer {
 
   /** A finite number as `JSON.stringify` writes it; a non-negative integer (a year) without making its string. */
   int(n: number): void {
+    if (n >= 1000 && n <= 9999 && n % 1 === 0) {
+      // A year, most of what is written.
+      this.reserve(4)
+      const buffer = this.buffer
+      const at = this.length
+      buffer[at] = 0x30 + Math.floor(n / 1000)
+      buffer[at + 1] = 0x30 + (Math.floor(n / 100) % 10)
+      buffer[at + 2] = 0x30 + (Math.floor(n / 10) % 10)
+      buffer[at + 3] = 0x30 + (n % 10)
+      this.length = at + 4
+      return
+    }
     if (!(Number.isSafeInteger(n) && n >= 0)) return this.ascii(String(n))
     let digits = 1
     for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) digits++
@@ -162,8 +171,21 @@ export const dimensionText = (column: Dimension, row: number): Uint8Array => {
 export const breedText = (data: DatasetData, row: number): Uint8Array => dimensionText(data.race, row)
 
 const NOM = utf8.encode(`","nom":`)
-const RACE = utf8.encode(`,"race":`)
-const SEXE = utf8.encode(`,"sexe":`)
+
+/** Each dataset's `,"race":<breed>,"sexe":<sex>` by breed and sex, made on first use. */
+const identityTails = new WeakMap<DatasetData, Array<Uint8Array | undefined>>()
+
+/** The row's `,"race":<breed>,"sexe":<sex>`: one copy where there were four. */
+const identityTail = (data: DatasetData, row: number): Uint8Array => {
+  let tails = identityTails.get(data)
+  if (tails === undefined) {
+    tails = []
+    identityTails.set(data, tails)
+  }
+  const sexe = data.sexe.codes[row] - 1
+  const code = data.race.codes[row] * SEXES.length + sexe
+  return tails[code] ??= utf8.encode(`,"race":${JSON.stringify(data.race.values[data.race.codes[row]])},"sexe":${JSON.stringify(SEXES[sexe])}`)
+}
 
 /**
  * A row's identity as a `Produit` and a `Noeud` both begin, written after their `{"id":"`:
@@ -173,8 +195,5 @@ export const writeIdentity = (w: Writer, data: DatasetData, row: number): void =
   w.id(data, row)
   w.bytes(NOM)
   w.arenaString(data.nom, row)
-  w.bytes(RACE)
-  w.bytes(breedText(data, row))
-  w.bytes(SEXE)
-  w.bytes(SEXE_JSON[data.sexe.codes[row] - 1])
+  w.bytes(identityTail(data, row))
 }
