@@ -9,7 +9,8 @@ import type { Machine } from "./report.ts"
 import { columns, formatMachine, writeResult } from "./report.ts"
 import { type ApiServer, ensureExtract, type Started, startApi, startBare, stop } from "./processes.ts"
 import { pickValues, probe, probeAnswer } from "./routes.ts"
-import { findWrk, type WrkOptions, type WrkResult, wrkSeries, type WrkTarget } from "./wrk.ts"
+import { availableParallelism } from "node:os"
+import { findPinning, findWrk, type Pinning, pinProcess, type WrkOptions, type WrkResult, wrkSeries, type WrkTarget } from "./wrk.ts"
 
 export const ANSWER_PATH_TARGET = 0.7
 export const EXECUTED_LOOKUP_TARGET = 0.35
@@ -76,15 +77,21 @@ export interface AnswerPathOptions extends WrkOptions {
 }
 
 /** The section: both servers started here, the quota off (it would refuse a saturating client). */
-export const measureAnswerPaths = async (options: AnswerPathOptions): Promise<{ rows: Array<PairResult>; text: string } | undefined> => {
+export const measureAnswerPaths = async (options: AnswerPathOptions): Promise<{ rows: Array<PairResult>; pinning: Pinning | undefined; text: string } | undefined> => {
   if ((await findWrk()) === undefined) {
     process.stderr.write("wrk is not installed: the answer-path section is skipped (apt-get install wrk)\n")
     return undefined
   }
   const dataFile = options.dataFile ?? (await ensureExtract(options.seed, options.count))
   const env = { ...options.serverEnv, RATE_LIMIT_RATE: "0" }
-  const bare = await startBare()
-  const cached = await startApi(dataFile, env)
+  const pinning = await findPinning(availableParallelism())
+  const pinned = async <S extends Started>(server: S): Promise<S> => {
+    if (pinning !== undefined) await pinProcess(server.pid, pinning.server)
+    return server
+  }
+  const wrkOptions = { ...options, ...(pinning === undefined ? {} : { pinning }) }
+  const bare = await pinned(await startBare())
+  const cached = await pinned(await startApi(dataFile, env))
   const picks = await pickValues(cached.baseUrl)
   const stats = cached.baseUrl + "/v1/stats"
   const kept = await probeAnswer(stats)
@@ -105,19 +112,23 @@ export const measureAnswerPaths = async (options: AnswerPathOptions): Promise<{ 
       bare: { name: `bare, ${keptSize} B`, url: `${bare.baseUrl}/?bytes=${keptSize}`, pid: bare.pid }
     }
   ]
-  const rows = await measurePairs(cheap, options)
+  const rows = await measurePairs(cheap, wrkOptions)
   await stop(cached)
-  const uncached = await startApi(dataFile, { ...env, RESPONSE_CACHE_MB: "0" })
+  const uncached = await pinned(await startApi(dataFile, { ...env, RESPONSE_CACHE_MB: "0" }))
   const lookups = await pairsOn(uncached, bare, [
     ["executed: one record", `/v1/equides/${picks.record.id}`],
     ["executed: pedigree", `/v1/equides/${picks.record.id}/pedigree`],
     ["executed: descendance", `/v1/equides/${picks.sire.id}/descendance`],
     ["executed: default list page", "/v1/equides"]
   ], EXECUTED_LOOKUP_TARGET)
-  rows.push(...(await measurePairs(lookups, options)))
+  rows.push(...(await measurePairs(lookups, wrkOptions)))
   await Promise.all([stop(uncached), stop(bare)])
-  return { rows, text: formatPairs(rows) }
+  return { rows, pinning, text: formatPairs(rows) }
 }
+
+/** Where the servers and wrk ran, for the report. */
+export const describePinning = (pinning: Pinning | undefined): string =>
+  pinning === undefined ? "servers and wrk on every CPU (not pinned)" : `servers pinned to CPU ${pinning.server}, wrk to CPU ${pinning.client}`
 
 /** `--answer-paths` alone: the section, printed and written to bench/results. */
 export const runAnswerPaths = async (startedAt: Date, machine: Machine, options: AnswerPathOptions): Promise<void> => {
@@ -125,8 +136,8 @@ export const runAnswerPaths = async (startedAt: Date, machine: Machine, options:
   if (measured === undefined) return
   process.stdout.write(
     `\n${formatMachine(machine)}\nwrk, 2 threads, ${options.connections} connections, ${options.duration} s × ${options.runs} run(s), medians; ` +
-      `the quota off; executed rows with RESPONSE_CACHE_MB=0\n\n${measured.text}\n`
+      `the quota off; executed rows with RESPONSE_CACHE_MB=0; ${describePinning(measured.pinning)}\n\n${measured.text}\n`
   )
-  const file = await writeResult(startedAt, "-answer-paths.json", JSON.stringify({ startedAt, machine, options, rows: measured.rows }, null, 2))
+  const file = await writeResult(startedAt, "-answer-paths.json", JSON.stringify({ startedAt, machine, options, pinning: measured.pinning, rows: measured.rows }, null, 2))
   process.stdout.write(`\nwritten: ${file}\n`)
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { parseWrk, wrkMs } from "./wrk.ts"
+import { parseWrk, splitCpus, wrkMs } from "./wrk.ts"
 
 const REPORT = `Running 10s test @ http://127.0.0.1:8080/v1/stats
   2 threads and 50 connections
@@ -33,5 +33,14 @@ describe("wrk's report", () => {
   })
   it("refuses a report without a rate", () => {
     expect(() => parseWrk("unable to connect")).toThrow(/no rate/)
+  })
+})
+
+describe("pinning", () => {
+  it("gives the servers the first half of the CPUs and wrk the rest, and pins nothing on one CPU", () => {
+    expect(splitCpus(1)).toBeUndefined()
+    expect(splitCpus(2)).toEqual({ server: "0", client: "1" })
+    expect(splitCpus(3)).toEqual({ server: "0", client: "1-2" })
+    expect(splitCpus(8)).toEqual({ server: "0-3", client: "4-7" })
   })
 })
