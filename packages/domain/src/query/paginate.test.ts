@@ -18,7 +18,7 @@ import { type FilterInput, resolveFilters } from "./filters.ts"
 import { listPage, MAX_OFFSET, paginationLinks } from "./paginate.ts"
 import { select } from "./select.ts"
 import { selectionOfBits, selectionOfRows, selectionRows } from "./selection.ts"
-import { orderedWindow, type PageStats, type Strategy } from "./sort.ts"
+import { orderedWindow, type PageStats, type Strategy, WALK_SAMPLES } from "./sort.ts"
 import { type Tri, TRIS } from "../vocabulary.ts"
 
 const resolved = (data: DatasetData, input: FilterInput) => {
@@ -188,25 +188,37 @@ describe("listPage cost (regression: the hot paths keep their index)", () => {
     }
   })
 
-  it("gives up a walk that finds nothing (clustered selection) and stays bounded", () => {
+  it("sees a clustered selection before walking, and gives up a walk that its sample misled", () => {
     const n = data.size
-    // The last 2 % of the name order: a walk from the start would cross the other 98 %.
+    // The last 2 % of the name order: a walk from the start would cross the other 98 %. The rows
+    // read spread over the order show it: no walk.
     const late = selectionOfRows(data.byName.slice(Math.floor(n * 0.98)).sort())
     const stats: PageStats = { strategy: "", visited: 0 }
     const page = listPage(data, late, "nom", 0, 20, stats)
     expect([...page.rows]).toEqual([...data.byName.slice(Math.floor(n * 0.98), Math.floor(n * 0.98) + 20)])
-    expect(stats.strategy.startsWith("walk→")).toBe(true)
-    // The walk stops once it has cost what the rank bitmap costs; a step costs a fourteenth of
-    // reading a row's name rank at random, so the walk may take about 15 steps a selected row.
-    expect(stats.visited).toBeLessThan(20 * late.count + n / 16)
-    expect(stats.visited).toBeLessThan(n / 2)
+    expect(["sort", "bitmap"]).toContain(stats.strategy)
+    expect(stats.visited).toBeLessThan(WALK_SAMPLES + late.count + n / 32 + 64)
+    // The same late rows but those the sample reads, and ten early rows that it reads: it sees only
+    // the early ones and expects the page at the start. The walk stops once it has cost what the
+    // rank bitmap costs; a step costs a fourteenth of reading a row's name rank at random, so the
+    // walk may take about 15 steps a selected row.
+    const sampled = new Set(Array.from({ length: WALK_SAMPLES }, (_, j) => Math.floor(((j + 0.5) * n) / WALK_SAMPLES)))
+    const early = [...sampled].sort((a, b) => a - b).slice(0, 10)
+    const positions = [...early, ...Array.from({ length: n - Math.floor(n * 0.98) }, (_, i) => Math.floor(n * 0.98) + i).filter((p) => !sampled.has(p))]
+    const misleading = selectionOfRows(Uint32Array.from(positions, (p) => data.byName[p]!).sort())
+    const misled: PageStats = { strategy: "", visited: 0 }
+    const misledPage = listPage(data, misleading, "nom", 0, 20, misled)
+    expect([...misledPage.rows]).toEqual(positions.slice(0, 20).map((p) => data.byName[p]))
+    expect(misled.strategy.startsWith("walk→")).toBe(true)
+    expect(misled.visited).toBeLessThan(WALK_SAMPLES + 20 * misleading.count + n / 16)
+    expect(misled.visited).toBeLessThan(n / 2)
     // The last 30 %: crossing 70 % of the order (a step each) costs less than reading 30 % of the
-    // rows' name ranks at random: walked in one go, not given up for the rank bitmap.
+    // rows' name ranks at random: walked in one go (after its sample), not given up for the rank bitmap.
     const third = selectionOfRows(data.byName.slice(Math.floor(n * 0.7)).sort())
     const thirdStats: PageStats = { strategy: "", visited: 0 }
     listPage(data, third, "nom", 0, 20, thirdStats)
     expect(thirdStats.strategy).toBe("walk")
-    expect(thirdStats.visited).toBeLessThan(0.7 * n + 100)
+    expect(thirdStats.visited).toBeLessThan(WALK_SAMPLES + 0.7 * n + 100)
     const recentRows = Uint32Array.from(data.byYear.filter((row) => data.year[row] >= 2020))
     // As a bitset, whose membership test is free: the walk is chosen, and must give up.
     const recent = selectionOfBits(recentRows.length, bitsOfLists(data.size, [recentRows]))

@@ -69,6 +69,12 @@ const walkBudget = (expected: number, otherCost: number): number => Math.max(2 *
  */
 const PROJECT_EVERY = 4095
 
+/**
+ * Rows of the name order read, spread evenly over it, to estimate where a walk meets its members
+ * (`sampledWalkSteps`): about 35 µs at 4.45 M with cold caches.
+ */
+export const WALK_SAMPLES = 4096
+
 /** Answered by a cursor: no more rows. */
 const END = -1
 /** Answered by a walking cursor: its budget is spent, use another strategy. */
@@ -161,6 +167,33 @@ const walkCursor = (
 
 // ---------------------------------------------------------------------------------------------
 // Name order.
+
+/**
+ * Steps a walk of `order` (from its start, or from its end) takes to meet `k` of the selection's
+ * `count` members, read from `WALK_SAMPLES` rows spread evenly over the order. Members are not
+ * spread evenly in name order: the rows whose first word begins with a `nom` prefix sit together,
+ * and the even estimate (`k · n / count`) sent `nom=ni&tri=-nom&offset=960` walking from the Z
+ * names through 520 000 rows before giving up (8 ms at 4.45 M, against 2 ms for the sort it then
+ * did). Undefined when no row read is a member (a selection too thin to be seen this way). The
+ * walk is taken only when both estimates find it cheapest.
+ */
+const sampledWalkSteps = (order: Uint32Array, forward: boolean, has: RowTest, k: number, count: number, stats: PageStats): number | undefined => {
+  const n = order.length
+  const samples = Math.min(WALK_SAMPLES, n)
+  const met: Array<number> = []
+  for (let j = 0; j < samples; j++) {
+    const p = Math.floor(((j + 0.5) * n) / samples)
+    if (has(order[forward ? p : n - 1 - p])) met.push(j)
+  }
+  stats.visited += samples
+  if (met.length === 0) return undefined
+  // Each row met stands for count / met.length members: the k-th is expected by the one that
+  // brings the tally to k. Read one row further: a page is often less than one row met's worth,
+  // and a lone member met early says little of the rows around it.
+  const needed = Math.ceil((k * met.length) / count)
+  const j = met[Math.min(met.length - 1, needed)]
+  return Math.min(n, Math.ceil(((j + 1) * n) / samples))
+}
 
 /** Rows of the selection sorted by name rank (ascending ranks). */
 const sortedRanks = (data: DatasetData, rows: Uint32Array, stats: PageStats): Uint32Array => {
@@ -265,10 +298,20 @@ const nameWindow = (
   const listCost = listingCost(data, selection)
   const rows = (): Uint32Array => selectionRows(selection) ?? new Uint32Array(0)
   const k = offset + limite
-  const walkEstimate = Math.min(n, (k * n) / Math.max(c, 1))
-  const walkCost = imposed === undefined ? WALK_STEP * walkEstimate + membershipCost(data, selection) : imposed === "walk" ? 0 : Infinity
+  let walkEstimate = Math.min(n, (k * n) / Math.max(c, 1))
+  const walkCostOf = (steps: number): number =>
+    imposed === undefined ? WALK_STEP * steps + membershipCost(data, selection) : imposed === "walk" ? 0 : Infinity
+  let walkCost = walkCostOf(walkEstimate)
   const sortCost = imposed === undefined ? listCost + c * (RANK_READ + SORT_STEP * Math.log2(c + 1)) : imposed === "sort" ? 0 : Infinity
   const bitmapCost = imposed === undefined ? listCost + (RANK_READ + RANDOM_BIT) * c + wordsFor(n) : imposed === "bitmap" ? 0 : Infinity
+  if (imposed === undefined && walkCost <= sortCost && walkCost <= bitmapCost) {
+    // The even estimate chose the walk: look at where the members are before walking.
+    const sampled = sampledWalkSteps(data.byName, forward, membership(data, selection), k, c, stats)
+    if (sampled !== undefined && sampled > walkEstimate) {
+      walkEstimate = sampled
+      walkCost = walkCostOf(sampled)
+    }
+  }
   if (walkCost <= sortCost && walkCost <= bitmapCost) {
     stats.strategy = "walk"
     const has = membership(data, selection)
