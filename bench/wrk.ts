@@ -139,8 +139,8 @@ export const wrkOnce = async (target: WrkTarget, options: WrkOptions): Promise<W
   const args = ["-t", "2", "-c", String(options.connections), "-d", `${options.duration}s`, "--latency"]
   for (const [name, value] of Object.entries(target.headers ?? {})) args.push("-H", `${name}: ${value}`)
   const before = target.pid === undefined ? undefined : cpuTicks(target.pid)
-  const command = options.pinning === undefined ? ["wrk", ...args] : ["taskset", "-c", options.pinning.client, "wrk", ...args]
-  const { stdout } = await run(command[0]!, [...command.slice(1), target.url], { maxBuffer: 1 << 20 })
+  const [file, ...prefix] = options.pinning === undefined ? ["wrk"] : ["taskset", "-c", options.pinning.client, "wrk"]
+  const { stdout } = await run(file!, [...prefix, ...args, target.url], { maxBuffer: 1 << 20 })
   const after = target.pid === undefined ? undefined : cpuTicks(target.pid)
   const result = parseWrk(stdout)
   return before === undefined || after === undefined || result.requests === 0

@@ -68,12 +68,10 @@ const listRows = (data: DatasetData, query: ListQuery, url: string): QueryResult
   })
 
 export const listAnswer = (data: DatasetData, query: ListQuery, url: string): QueryResult<PageEquides> =>
-  Result.map(listRows(data, query, url), ({ pagination, rows }) => {
-    const records = Array.from(rows)
-    return query.vue === "complet"
-      ? { donnees: records.map((row) => equide(data, row)), pagination }
-      : { donnees: records.map((row) => resume(data, row)), pagination }
-  })
+  Result.map(listRows(data, query, url), ({ pagination, rows }) =>
+    query.vue === "complet"
+      ? { donnees: Array.from(rows, (row) => equide(data, row)), pagination }
+      : { donnees: Array.from(rows, (row) => resume(data, row)), pagination })
 
 export const suggestAnswer = (data: DatasetData, query: SearchQuery): QueryResult<Suggestions> =>
   Result.map(checkQ(query.q), (q) => {

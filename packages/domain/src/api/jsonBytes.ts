@@ -1,8 +1,9 @@
 /**
  * JSON bodies written straight as UTF-8 bytes (issue 9, item 3): a growing buffer, names copied
- * from the dataset's arena with `JSON.stringify`'s escapes, dictionary values (breed, sex) encoded
- * once per dataset. Used by the progeny page (`descendanceBody.ts`) and the pedigree
- * (`pedigreeBody.ts`), each checked byte for byte against its schema's encoding by a property test.
+ * from the dataset's arena with `JSON.stringify`'s escapes, dictionary values (breed, coat, sex)
+ * encoded once per dataset. Used by the progeny page (`descendanceBody.ts`), the pedigree
+ * (`pedigreeBody.ts`) and the list's page of summaries (`resumePageBody.ts`), each checked byte
+ * for byte against its schema's encoding by a property test.
  */
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import type { Dimension, StringArena } from "../dataset/columns.ts"
@@ -48,32 +49,17 @@ export class Writer {
     this.length = at
   }
 
-  /** A finite number as `JSON.stringify` writes it; a non-negative integer (a year) without making its string. */
+  /** A finite number as `JSON.stringify` writes it; a year's four digits without making its string. */
   int(n: number): void {
-    if (n >= 1000 && n <= 9999 && n % 1 === 0) {
-      // A year, most of what is written.
-      this.reserve(4)
-      const buffer = this.buffer
-      const at = this.length
-      buffer[at] = 0x30 + Math.floor(n / 1000)
-      buffer[at + 1] = 0x30 + (Math.floor(n / 100) % 10)
-      buffer[at + 2] = 0x30 + (Math.floor(n / 10) % 10)
-      buffer[at + 3] = 0x30 + (n % 10)
-      this.length = at + 4
-      return
-    }
-    if (!(Number.isSafeInteger(n) && n >= 0)) return this.ascii(String(n))
-    let digits = 1
-    for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) digits++
-    this.reserve(digits)
+    if (!(n >= 1000 && n <= 9999 && n % 1 === 0)) return this.ascii(String(n))
+    this.reserve(4)
     const buffer = this.buffer
-    let at = this.length + digits
-    this.length = at
-    let rest = n
-    do {
-      buffer[--at] = 0x30 + (rest % 10)
-      rest = Math.floor(rest / 10)
-    } while (rest > 0)
+    const at = this.length
+    buffer[at] = 0x30 + Math.floor(n / 1000)
+    buffer[at + 1] = 0x30 + (Math.floor(n / 100) % 10)
+    buffer[at + 2] = 0x30 + (Math.floor(n / 10) % 10)
+    buffer[at + 3] = 0x30 + (n % 10)
+    this.length = at + 4
   }
 
   bytes(bytes: Uint8Array): void {
@@ -166,9 +152,6 @@ export const dimensionText = (column: Dimension, row: number): Uint8Array => {
   const code = column.codes[row]
   return texts[code] ??= jsonText(column.values[code])
 }
-
-/** The row's breed as a JSON string. */
-export const breedText = (data: DatasetData, row: number): Uint8Array => dimensionText(data.race, row)
 
 const NOM = utf8.encode(`","nom":`)
 

@@ -304,7 +304,8 @@ const nameWindow = (
   let walkCost = walkCostOf(walkEstimate)
   const sortCost = imposed === undefined ? listCost + c * (RANK_READ + SORT_STEP * Math.log2(c + 1)) : imposed === "sort" ? 0 : Infinity
   const bitmapCost = imposed === undefined ? listCost + (RANK_READ + RANDOM_BIT) * c + wordsFor(n) : imposed === "bitmap" ? 0 : Infinity
-  if (imposed === undefined && walkCost <= sortCost && walkCost <= bitmapCost) {
+  const walkWins = (): boolean => walkCost <= sortCost && walkCost <= bitmapCost
+  if (imposed === undefined && walkWins()) {
     // The even estimate chose the walk: look at where the members are before walking.
     const sampled = sampledWalkSteps(data.byName, forward, membership(data, selection), k, c, stats)
     if (sampled !== undefined && sampled > walkEstimate) {
@@ -312,7 +313,7 @@ const nameWindow = (
       walkCost = walkCostOf(sampled)
     }
   }
-  if (walkCost <= sortCost && walkCost <= bitmapCost) {
+  if (walkWins()) {
     stats.strategy = "walk"
     const has = membership(data, selection)
     const budget = walkBudget(walkEstimate, Math.min(sortCost, bitmapCost))

@@ -243,9 +243,9 @@ export class Gatekeeper {
 
   /**
    * What a route executed, shaped for this exchange and kept in the response cache when it is a
-   * representation worth keeping: successes only (an error is cheap to recompute, and random URIs
-   * must not churn the cache) asked for before (`ResponseCache.wants`), its bytes in a buffer of their own (a view would keep its whole
-   * backing buffer alive), without the caller's `RateLimit`.
+   * representation worth keeping: a success (an error is cheap to recompute, and random URIs must
+   * not churn the cache) asked for before (`ResponseCache.wants`), its bytes in a buffer of their
+   * own (a view would keep its whole backing buffer alive), without the caller's `RateLimit`.
    */
   executed(exchange: Exchange, own: Own): Answer {
     const shaped = shapeAnswer(exchange, this.policy, own.status, own.headers, own.body)
