@@ -10,7 +10,7 @@ import { columns, formatMachine, writeResult } from "./report.ts"
 import { type ApiServer, ensureExtract, type Started, startApi, startBare, stop } from "./processes.ts"
 import { pickValues, probe, probeAnswer } from "./routes.ts"
 import { availableParallelism } from "node:os"
-import { findPinning, findWrk, type Pinning, pinProcess, type WrkOptions, type WrkResult, wrkSeries, type WrkTarget } from "./wrk.ts"
+import { findPinning, findWrk, type Pinning, pinProcess, SLICE_SECONDS, type WrkOptions, wrkPaired, type WrkResult, type WrkTarget } from "./wrk.ts"
 
 export const ANSWER_PATH_TARGET = 0.7
 export const EXECUTED_LOOKUP_TARGET = 0.35
@@ -27,7 +27,11 @@ interface PairResult {
   readonly target: number
   readonly api: WrkResult
   readonly bare: WrkResult
+  /** The API's rate over bare's, the median over adjacent slices (`wrkPaired`), and its quartiles. */
   readonly ratio: number
+  readonly ratioQuartiles: readonly [number, number]
+  /** Slices measured per server. */
+  readonly slices: number
   /** Bare CPU per request over the API's: the rate ratio a server that had the machine to itself would show. */
   readonly cpuRatio: number | undefined
 }
@@ -40,26 +44,24 @@ const pairsOn = async (api: ApiServer, bare: Started, paths: ReadonlyArray<reado
   }))
 
 const measurePairs = async (pairs: ReadonlyArray<Pair>, options: WrkOptions): Promise<Array<PairResult>> => {
-  const results = await wrkSeries(pairs.flatMap((pair) => [pair.bare, pair.api]), options)
-  return pairs.map((pair, i) => {
-    const bare = results[2 * i]!
-    const api = results[2 * i + 1]!
-    const cpuRatio = api.cpuMicrosPerRequest === undefined || bare.cpuMicrosPerRequest === undefined
-      ? undefined
-      : bare.cpuMicrosPerRequest / api.cpuMicrosPerRequest
-    return { name: pair.name, target: pair.target, api, bare, ratio: api.requestsPerSecond / bare.requestsPerSecond, cpuRatio }
-  })
+  const rows: Array<PairResult> = []
+  for (const pair of pairs) {
+    const { first: bare, second: api, ratio, ratioQuartiles, slices, cpuRatio } = await wrkPaired(pair.bare, pair.api, options)
+    rows.push({ name: pair.name, target: pair.target, api, bare, ratio, ratioQuartiles, slices, cpuRatio })
+  }
+  return rows
 }
 
 export const formatPairs = (rows: ReadonlyArray<PairResult>): string =>
   columns([
-    ["path", "API req/s", "bare req/s", "ratio", "target", "API µs CPU/req", "bare µs CPU/req", "CPU ratio", "API p99 ms", "bare p99 ms", "errors"],
+    ["path", "API req/s", "bare req/s", "ratio", "target", "ratio q1–q3", "API µs CPU/req", "bare µs CPU/req", "CPU ratio", "API p99 ms", "bare p99 ms", "errors"],
     ...rows.map((row) => [
       row.name,
       row.api.requestsPerSecond.toFixed(0),
       row.bare.requestsPerSecond.toFixed(0),
       row.ratio.toFixed(2),
       `≥ ${row.target}${row.ratio >= row.target ? "" : " (missed)"}`,
+      `${row.ratioQuartiles[0].toFixed(2)}–${row.ratioQuartiles[1].toFixed(2)}`,
       row.api.cpuMicrosPerRequest?.toFixed(1) ?? "-",
       row.bare.cpuMicrosPerRequest?.toFixed(1) ?? "-",
       row.cpuRatio?.toFixed(2) ?? "-",
@@ -67,7 +69,7 @@ export const formatPairs = (rows: ReadonlyArray<PairResult>): string =>
       row.bare.p99.toFixed(2),
       String(row.api.errors)
     ])
-  ], new Set([1, 2, 3, 5, 6, 7, 8, 9, 10]))
+  ], new Set([1, 2, 3, 6, 7, 8, 9, 10, 11]))
 
 export interface AnswerPathOptions extends WrkOptions {
   readonly seed: number
@@ -127,16 +129,21 @@ export const measureAnswerPaths = async (options: AnswerPathOptions): Promise<{ 
 }
 
 /** Where the servers and wrk ran, for the report. */
-export const describePinning = (pinning: Pinning | undefined): string =>
+const describePinning = (pinning: Pinning | undefined): string =>
   pinning === undefined ? "servers and wrk on every CPU (not pinned)" : `servers pinned to CPU ${pinning.server}, wrk to CPU ${pinning.client}`
+
+/** How the section measured, for the report. */
+export const describeMethod = (options: WrkOptions, pinning: Pinning | undefined): string =>
+  `wrk, 2 threads, ${options.connections} connections; bare and API alternating in slices of ${SLICE_SECONDS} s, ` +
+  `${Math.max(1, Math.round((options.runs * options.duration) / SLICE_SECONDS))} each (${options.runs} run(s) × ${options.duration} s), ` +
+  `medians (the ratio: the median of adjacent slices' ratios); the quota off; ${describePinning(pinning)}`
 
 /** `--answer-paths` alone: the section, printed and written to bench/results. */
 export const runAnswerPaths = async (startedAt: Date, machine: Machine, options: AnswerPathOptions): Promise<void> => {
   const measured = await measureAnswerPaths(options)
   if (measured === undefined) return
   process.stdout.write(
-    `\n${formatMachine(machine)}\nwrk, 2 threads, ${options.connections} connections, ${options.duration} s × ${options.runs} run(s), medians; ` +
-      `the quota off; executed rows with RESPONSE_CACHE_MB=0; ${describePinning(measured.pinning)}\n\n${measured.text}\n`
+    `\n${formatMachine(machine)}\n${describeMethod(options, measured.pinning)}; executed rows with RESPONSE_CACHE_MB=0\n\n${measured.text}\n`
   )
   const file = await writeResult(startedAt, "-answer-paths.json", JSON.stringify({ startedAt, machine, options, pinning: measured.pinning, rows: measured.rows }, null, 2))
   process.stdout.write(`\nwritten: ${file}\n`)

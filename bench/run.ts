@@ -19,7 +19,7 @@ import {
   SIZED_BASELINE_ABOVE,
   writeResult
 } from "./report.ts"
-import { describePinning, measureAnswerPaths, runAnswerPaths } from "./answerPaths.ts"
+import { describeMethod, measureAnswerPaths, runAnswerPaths } from "./answerPaths.ts"
 import { runDiverse } from "./diverse/run.ts"
 import { benchRoutes, pickValues, probe, type Route } from "./routes.ts"
 import { runScaling, SCALING_COUNTS } from "./scaling.ts"
@@ -181,7 +181,7 @@ const bench = async (startedAt: Date, machine: Machine, options: Options): Promi
     `\n${formatMachine(machine)}\n${options.connections} connections, ${options.duration} s × ${options.runs} run(s) per route, medians\n\n` +
       `${formatRoutes(baselines, rows)}\n\nwith the response cache off (RESPONSE_CACHE_MB=0: every request executes)\n\n` +
       `${formatRoutes(baselines, uncached)}\n\n` +
-      (answerPaths === undefined ? "" : `measured with wrk (a client that saturates the server), the quota off, ${describePinning(answerPaths.pinning)}\n\n${answerPaths.text}\n\n`) +
+      (answerPaths === undefined ? "" : `measured with ${describeMethod(options, answerPaths.pinning)}\n\n${answerPaths.text}\n\n`) +
       `${formatServer(serverFacts)}\n`
   )
   const file = await writeResult(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { parseWrk, splitCpus, wrkMs } from "./wrk.ts"
+import { pairSlices, parseWrk, splitCpus, type WrkResult, wrkMs } from "./wrk.ts"
 
 const REPORT = `Running 10s test @ http://127.0.0.1:8080/v1/stats
   2 threads and 50 connections
@@ -42,5 +42,43 @@ describe("pinning", () => {
     expect(splitCpus(2)).toEqual({ server: "0", client: "1" })
     expect(splitCpus(3)).toEqual({ server: "0", client: "1-2" })
     expect(splitCpus(8)).toEqual({ server: "0-3", client: "4-7" })
+  })
+})
+
+describe("paired slices", () => {
+  const slice = (requestsPerSecond: number, cpuMicrosPerRequest?: number): WrkResult => ({
+    requestsPerSecond,
+    requests: requestsPerSecond,
+    p50: 1,
+    p99: 2,
+    errors: 0,
+    ...(cpuMicrosPerRequest === undefined ? {} : { cpuMicrosPerRequest })
+  })
+
+  it("compares each slice with the one beside it, not the medians with each other", () => {
+    // The machine slows down by half in the middle: each pair sees the same moment.
+    const bare = [slice(60_000, 15), slice(30_000, 30), slice(30_000, 30), slice(60_000, 15), slice(60_000, 15)]
+    const api = [slice(48_000, 20), slice(24_000, 40), slice(24_000, 40), slice(48_000, 20), slice(30_000, 32)]
+    const paired = pairSlices(bare, api)
+    // Medians taken apart would say 30 000 / 60 000 = 0.5.
+    expect(paired.ratio).toBeCloseTo(0.8)
+    expect(paired.ratioQuartiles[0]).toBeCloseTo(0.65)
+    expect(paired.ratioQuartiles[1]).toBeCloseTo(0.8)
+    expect(paired.cpuRatio).toBeCloseTo(0.75)
+    expect(paired.slices).toBe(5)
+    expect(paired.first.requestsPerSecond).toBe(60_000)
+    expect(paired.second.requestsPerSecond).toBe(30_000)
+    expect(paired.second.cpuMicrosPerRequest).toBe(32)
+  })
+
+  it("gives quartiles of the ratios, and no CPU ratio when a slice has no CPU figure", () => {
+    const bare = [slice(100), slice(100), slice(100), slice(100)]
+    const api = [slice(50), slice(70), slice(90), slice(110)]
+    const paired = pairSlices(bare, api)
+    expect(paired.ratio).toBeCloseTo(0.8)
+    expect(paired.ratioQuartiles[0]).toBeCloseTo(0.6)
+    expect(paired.ratioQuartiles[1]).toBeCloseTo(1.0)
+    expect(paired.cpuRatio).toBeUndefined()
+    expect(paired.first.cpuMicrosPerRequest).toBeUndefined()
   })
 })

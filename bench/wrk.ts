@@ -156,30 +156,83 @@ export const wrkOnce = async (target: WrkTarget, options: WrkOptions): Promise<W
  */
 export const WARM_UP_SECONDS = 2
 
+/** Seconds of each slice of a paired measurement (`wrkPaired`). */
+export const SLICE_SECONDS = 1
+
+/** Two targets measured side by side: each one's figures, and how the second compares with the first. */
+export interface PairedResult {
+  /** Medians over the slices. */
+  readonly first: WrkResult
+  readonly second: WrkResult
+  /** Slices measured per target. */
+  readonly slices: number
+  /** The second's rate over the first's, slice by adjacent slice: median, first and third quartiles. */
+  readonly ratio: number
+  readonly ratioQuartiles: readonly [number, number]
+  /** The first's CPU per request over the second's, slice by slice (undefined without CPU figures). */
+  readonly cpuRatio: number | undefined
+}
+
+const quartiles = (values: ReadonlyArray<number>): readonly [number, number] => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const lower = sorted.slice(0, sorted.length >> 1)
+  const upper = sorted.slice((sorted.length + 1) >> 1)
+  return lower.length === 0 ? [sorted[0]!, sorted[0]!] : [median(lower), median(upper)]
+}
+
+const medianResult = (runs: ReadonlyArray<WrkResult>): WrkResult => ({
+  requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
+  requests: median(runs.map((run) => run.requests)),
+  ...(runs.every((run) => run.cpuMicrosPerRequest !== undefined)
+    ? { cpuMicrosPerRequest: median(runs.map((run) => run.cpuMicrosPerRequest!)) }
+    : {}),
+  p50: median(runs.map((run) => run.p50)),
+  p99: median(runs.map((run) => run.p99)),
+  errors: runs.reduce((sum, run) => sum + run.errors, 0)
+})
+
+/** The figures of slices measured in pairs: `first[i]` and `second[i]` ran one after the other. */
+export const pairSlices = (first: ReadonlyArray<WrkResult>, second: ReadonlyArray<WrkResult>): PairedResult => {
+  const ratios = second.map((slice, i) => slice.requestsPerSecond / first[i]!.requestsPerSecond)
+  const cpuRatios = second.every((slice, i) => slice.cpuMicrosPerRequest !== undefined && first[i]!.cpuMicrosPerRequest !== undefined)
+    ? second.map((slice, i) => first[i]!.cpuMicrosPerRequest! / slice.cpuMicrosPerRequest!)
+    : undefined
+  return {
+    first: medianResult(first),
+    second: medianResult(second),
+    slices: second.length,
+    ratio: median(ratios),
+    ratioQuartiles: quartiles(ratios),
+    cpuRatio: cpuRatios === undefined ? undefined : median(cpuRatios)
+  }
+}
+
 /**
- * Each target warmed up (`WARM_UP_SECONDS`), then measured `runs` times, interleaved (a slow
- * moment of the machine spreads over all), medians.
+ * Two targets (a bare server and the API answering the same thing), each warmed up
+ * (`WARM_UP_SECONDS`), then measured in alternating slices of `SLICE_SECONDS`, `runs × duration`
+ * slices each, the order swapped at every slice; the ratio is the median of the ratios of adjacent
+ * slices. On this shared machine the same server's rate moves by half from one run of seconds to
+ * the next: measured 5 s at a time, one target after the other, one run's ratio of the same two
+ * servers ranged over 0.56–1.13, while adjacent 1 s slices see the same moment of the machine.
  */
-export const wrkSeries = async (targets: ReadonlyArray<WrkTarget>, options: WrkOptions): Promise<Array<WrkResult>> => {
-  for (const target of targets) {
+export const wrkPaired = async (first: WrkTarget, second: WrkTarget, options: WrkOptions): Promise<PairedResult> => {
+  for (const target of [first, second]) {
     process.stderr.write(`wrk ${target.name} (warm-up, ${WARM_UP_SECONDS} s)\n`)
     await wrkOnce(target, { ...options, duration: WARM_UP_SECONDS })
   }
-  const results: Array<Array<WrkResult>> = targets.map(() => [])
-  for (let r = 0; r < options.runs; r++) {
-    for (const [i, target] of targets.entries()) {
-      process.stderr.write(`wrk ${target.name} (run ${r + 1}/${options.runs})\n`)
-      results[i]!.push(await wrkOnce(target, options))
+  const count = Math.max(1, Math.round((options.runs * options.duration) / SLICE_SECONDS))
+  const slice = { ...options, duration: SLICE_SECONDS }
+  const firsts: Array<WrkResult> = []
+  const seconds: Array<WrkResult> = []
+  process.stderr.write(`wrk ${first.name} / ${second.name} (${count} slices of ${SLICE_SECONDS} s each, alternating)\n`)
+  for (let i = 0; i < count; i++) {
+    if (i % 2 === 0) {
+      firsts.push(await wrkOnce(first, slice))
+      seconds.push(await wrkOnce(second, slice))
+    } else {
+      seconds.push(await wrkOnce(second, slice))
+      firsts.push(await wrkOnce(first, slice))
     }
   }
-  return results.map((runs) => ({
-    requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
-    requests: median(runs.map((run) => run.requests)),
-    ...(runs.every((run) => run.cpuMicrosPerRequest !== undefined)
-      ? { cpuMicrosPerRequest: median(runs.map((run) => run.cpuMicrosPerRequest!)) }
-      : {}),
-    p50: median(runs.map((run) => run.p50)),
-    p99: median(runs.map((run) => run.p99)),
-    errors: runs.reduce((sum, run) => sum + run.errors, 0)
-  }))
+  return pairSlices(firsts, seconds)
 }

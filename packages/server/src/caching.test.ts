@@ -50,6 +50,13 @@ describe("ETag and If-None-Match, unit", () => {
     assert.strictEqual(new Set([base, ...others]).size, others.length + 1)
   })
 
+  it("writes 16 lowercase hexadecimal digits, leading zeros included", () => {
+    // A lane below 0x10000000 (one URI in 16) must keep its leading zeros.
+    const tags = Array.from({ length: 2000 }, (_, i) => etag(`/v1/equides/${i}`, "identity", ""))
+    for (const tag of tags) assert.match(tag, STRONG)
+    assert.isTrue(tags.some((tag) => tag.startsWith("\"0") || tag.charAt(9) === "0"))
+  })
+
   it("If-None-Match: lists, weak comparison, *", () => {
     const tag = "\"0123456789abcdef\""
     assert.isTrue(ifNoneMatchMatches(tag, tag))
