@@ -43,19 +43,12 @@ const oversized = renderProblem(
   })
 )
 
-/**
- * The request headers admission reads, and no other (lower-case names; a repeated field joined
- * with ", ", as Node and Effect give it). The pipeline passes the request's headers; the front door
- * reads these few from Node's raw list (`node/admissionHeaders.ts`) without building Node's
- * headers object.
- */
-export interface AdmissionHeaders {
-  readonly [name: string]: string | undefined
-  readonly accept?: string | undefined
-  readonly "accept-encoding"?: string | undefined
-  readonly "if-none-match"?: string | undefined
-  readonly "x-forwarded-for"?: string | undefined
-  readonly "access-control-request-headers"?: string | undefined
+/** Request headers as Node and Effect both give them (lower-case names). */
+export type RequestHeaders = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+
+const headerOf = (headers: RequestHeaders, name: string): string | undefined => {
+  const value = headers[name]
+  return value === undefined || typeof value === "string" ? value : value.join(", ")
 }
 
 /**
@@ -139,15 +132,15 @@ export class Gatekeeper {
   }
 
   /** Decides what happens to a request, charging its quota (once: call it once per request). */
-  admit(method: string, url: string, headers: AdmissionHeaders, peer: string | undefined): Exchange {
+  admit(method: string, url: string, headers: RequestHeaders, peer: string | undefined): Exchange {
     const started = performance.now()
     const now = this.clock.currentTimeMillisUnsafe()
     const q = url.indexOf("?")
     const route = this.templates.find("GET", q < 0 ? url : url.slice(0, q))?.handler
     const vary = route === "/" ? "Accept, Accept-Encoding" : "Accept-Encoding"
-    const negotiated = this.negotiate(headers["accept-encoding"])
+    const negotiated = this.negotiate(headerOf(headers, "accept-encoding"))
     const quota = this.quota
-    const key = quota === undefined ? "" : this.callerKey(peer, headers["x-forwarded-for"])
+    const key = quota === undefined ? "" : this.callerKey(peer, headerOf(headers, "x-forwarded-for"))
     const exchange: Deciding = {
       started,
       now,
@@ -166,7 +159,7 @@ export class Gatekeeper {
     }
     const problem = targetProblem(url, this.templateOf)
     if (method === "OPTIONS" && route !== undefined && problem === undefined) {
-      exchange.requestedHeaders = headers["access-control-request-headers"]
+      exchange.requestedHeaders = headerOf(headers, "access-control-request-headers")
       return settle(exchange, "preflight", quota?.take(key, 1, now))
     }
 
@@ -175,7 +168,7 @@ export class Gatekeeper {
     // With no data, probes and data routes answer 503: they have no representation to validate.
     const representable = isRead && (this.hasData || route === undefined || !(route.startsWith("/v1/") || PROBES.has(route)))
     // `/readyz` says when the shared quota is degraded: another body, another validator.
-    const variant = route === "/" && prefersHtml(headers.accept)
+    const variant = route === "/" && prefersHtml(headerOf(headers, "accept"))
       ? "html"
       : route === "/readyz" && quota?.up === false
       ? "quota-degraded"
@@ -190,7 +183,7 @@ export class Gatekeeper {
     }
     if (isOversized(scan)) return settle(exchange, "oversized", quota?.peek(key, now))
 
-    const ifNoneMatch = etag === undefined ? undefined : headers["if-none-match"]
+    const ifNoneMatch = etag === undefined ? undefined : headerOf(headers, "if-none-match")
     const notModified = ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, etag!)
     let state: QuotaState | undefined
     if (quota !== undefined) {

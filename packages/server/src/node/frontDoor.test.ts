@@ -33,7 +33,7 @@ interface Written {
 }
 
 const exchange = (url: string, headers: Record<string, string> = {}, method = "GET") => {
-  const request = { method, url, rawHeaders: Object.entries(headers).flat(), socket: { remoteAddress: "203.0.113.9" } }
+  const request = { method, url, headers, socket: { remoteAddress: "203.0.113.9" } }
   const written: Written = { ended: false, handedOn: false }
   const response = {
     destroyed: false,

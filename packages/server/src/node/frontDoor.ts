@@ -9,14 +9,12 @@
  *
  * Every other request is handed to the Effect application with the admission decided here, which
  * the pipeline picks up (`handOver`, `admittedAt`): the quota is charged once, the ETag computed once.
- * Requests with a body go straight to the application (it drains or refuses bodies). The headers
- * admission reads are taken from Node's raw list (`admissionHeaders.ts`).
+ * Requests with a body go straight to the application (it drains or refuses bodies).
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Answer } from "../admission/answer.ts"
 import { type Exchange, type Gatekeeper, handOver } from "../admission/Gatekeeper.ts"
 import { type DirectLane, isLaneRoute } from "../execution/directLane.ts"
-import { admissionHeaders } from "./admissionHeaders.ts"
 import type { Registry } from "../telemetry.ts"
 import { makeTurns, type Turns } from "./turns.ts"
 
@@ -49,10 +47,10 @@ export const makeFrontDoor = (
   }
 
   return (request, response, handOn) => {
-    if (!gatekeeper.frontDoorOpen) return false
-    const headers = admissionHeaders(request.rawHeaders)
-    if (headers === undefined) return false
-    const exchange = gatekeeper.admit(request.method ?? "GET", request.url ?? "/", headers, request.socket.remoteAddress)
+    if (!gatekeeper.frontDoorOpen || request.headers["content-length"] !== undefined || request.headers["transfer-encoding"] !== undefined) {
+      return false
+    }
+    const exchange = gatekeeper.admit(request.method ?? "GET", request.url ?? "/", request.headers, request.socket.remoteAddress)
     const answer = gatekeeper.answer(exchange)
     if (answer !== undefined) {
       write(exchange, answer, response)
