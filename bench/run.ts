@@ -42,7 +42,9 @@ const USAGE = `usage: npm run bench -- [options]
   --answer-paths       only the wrk section (run at the end of the default bench too): a 304 and a kept
                        response against a bare node:http answering the same, and executed lookups
                        (record, pedigree, descendance, default page) with the response cache off
-                       against a bare answer of the same size; needs wrk (apt-get install wrk)
+                       against a bare answer of the same size; needs wrk (apt-get install wrk); each
+                       pair in alternating 1 s slices, --runs × --duration of them each, the ratio
+                       the median of adjacent slices' ratios
 
   --store redis        the quota's stores instead (issue 12): the 304 path and one record with the quota
                        off, with the memory store and with a Redis store (a redis-server started on a
