@@ -40,11 +40,10 @@ const CLOSING_IDLE_MS = 1000
 const CLOSE_GRACE_MS = 500
 
 /**
- * The public `node:http` server: Node's defaults (`maxHeaderSize` 16 KiB) but for bodiless
- * requests' streams (`optimizeEmptyRequests`), problem answers for
- * what Node would answer itself (`rawAnswers.ts`: parse errors, `CONNECT`, `Expect`, `Host`), the
- * front door (`frontDoor.ts`) before the application sees a request, and a shutdown that answers
- * every request that reached it.
+ * The public `node:http` server: Node's defaults (`maxHeaderSize` 16 KiB) but for the streams of
+ * bodiless requests (`optimizeEmptyRequests`), problem answers for what Node would answer itself
+ * (`rawAnswers.ts`: parse errors, `CONNECT`, `Expect`, `Host`), the front door (`frontDoor.ts`)
+ * before the application sees a request, and a shutdown that answers every request that reached it.
  *
  * Node's own `close()` destroys every keep-alive connection idle at that moment, and one that
  * looks idle may hold a request already in the kernel's buffer, not yet parsed: under load, dozens
