@@ -10,7 +10,7 @@ import { columns, formatMachine, writeResult } from "./report.ts"
 import { type ApiServer, ensureExtract, type Started, startApi, startBare, stop } from "./processes.ts"
 import { pickValues, probe, probeAnswer } from "./routes.ts"
 import { availableParallelism } from "node:os"
-import { findPinning, findWrk, type Pinning, pinProcess, SLICE_SECONDS, type WrkOptions, wrkPaired, type WrkResult, type WrkTarget } from "./wrk.ts"
+import { findPinning, findWrk, type Pinning, pinProcess, SLICE_SECONDS, sliceCount, type WrkOptions, wrkPaired, type WrkResult, type WrkTarget } from "./wrk.ts"
 
 export const ANSWER_PATH_TARGET = 0.7
 export const EXECUTED_LOOKUP_TARGET = 0.35
@@ -135,7 +135,7 @@ const describePinning = (pinning: Pinning | undefined): string =>
 /** How the section measured, for the report. */
 export const describeMethod = (options: WrkOptions, pinning: Pinning | undefined): string =>
   `wrk, 2 threads, ${options.connections} connections; bare and API alternating in slices of ${SLICE_SECONDS} s, ` +
-  `${Math.max(1, Math.round((options.runs * options.duration) / SLICE_SECONDS))} each (${options.runs} run(s) × ${options.duration} s), ` +
+  `${sliceCount(options)} each (${options.runs} run(s) × ${options.duration} s), ` +
   `medians (the ratio: the median of adjacent slices' ratios); the quota off; ${describePinning(pinning)}`
 
 /** `--answer-paths` alone: the section, printed and written to bench/results. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { pairSlices, parseWrk, splitCpus, type WrkResult, wrkMs } from "./wrk.ts"
+import { pairSlices, parseWrk, sliceCount, splitCpus, type WrkResult, wrkMs } from "./wrk.ts"
 
 const REPORT = `Running 10s test @ http://127.0.0.1:8080/v1/stats
   2 threads and 50 connections
@@ -69,6 +69,11 @@ describe("paired slices", () => {
     expect(paired.first.requestsPerSecond).toBe(60_000)
     expect(paired.second.requestsPerSecond).toBe(30_000)
     expect(paired.second.cpuMicrosPerRequest).toBe(32)
+  })
+
+  it("gives each target runs × duration slices of 1 s, at least one", () => {
+    expect(sliceCount({ connections: 50, runs: 3, duration: 5 })).toBe(15)
+    expect(sliceCount({ connections: 50, runs: 1, duration: 0.2 })).toBe(1)
   })
 
   it("gives quartiles of the ratios, and no CPU ratio when a slice has no CPU figure", () => {

@@ -68,7 +68,7 @@ export const parseWrk = (output: string): WrkResult => {
 
 export interface WrkOptions {
   readonly connections: number
-  /** Seconds per measurement. */
+  /** Seconds per run; a paired run is that many slices of `SLICE_SECONDS` (`wrkPaired`). */
   readonly duration: number
   readonly runs: number
   /** Where wrk runs, when the servers are pinned (`findPinning`). */
@@ -149,15 +149,18 @@ export const wrkOnce = async (target: WrkTarget, options: WrkOptions): Promise<W
 }
 
 /**
- * Seconds of load each target gets, unmeasured, before its runs. A server's first seconds under a
- * new path run code the JIT has not optimized yet: a fresh API's first 5 s of 304s answered
- * 31 k req/s, the next ones 40–43 k, and with 3 runs that cold one weighed in the median.
- * Both servers get the same warm-up: the figures compare steady states.
+ * Seconds of load each target gets, unmeasured, before it is measured. A server's first seconds
+ * under a new path run code the JIT has not optimized yet: a fresh API's first 5 s of 304s
+ * answered 31 k req/s, the next ones 40–43 k, and with 3 runs of 5 s that cold one weighed in the
+ * median. Both servers get the same warm-up: the figures compare steady states.
  */
 export const WARM_UP_SECONDS = 2
 
 /** Seconds of each slice of a paired measurement (`wrkPaired`). */
 export const SLICE_SECONDS = 1
+
+/** Slices each target of a pair gets: `runs × duration` seconds of them, at least one. */
+export const sliceCount = (options: WrkOptions): number => Math.max(1, Math.round((options.runs * options.duration) / SLICE_SECONDS))
 
 /** Two targets measured side by side: each one's figures, and how the second compares with the first. */
 export interface PairedResult {
@@ -220,7 +223,7 @@ export const wrkPaired = async (first: WrkTarget, second: WrkTarget, options: Wr
     process.stderr.write(`wrk ${target.name} (warm-up, ${WARM_UP_SECONDS} s)\n`)
     await wrkOnce(target, { ...options, duration: WARM_UP_SECONDS })
   }
-  const count = Math.max(1, Math.round((options.runs * options.duration) / SLICE_SECONDS))
+  const count = sliceCount(options)
   const slice = { ...options, duration: SLICE_SECONDS }
   const firsts: Array<WrkResult> = []
   const seconds: Array<WrkResult> = []

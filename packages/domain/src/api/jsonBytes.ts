@@ -139,35 +139,37 @@ export class Writer {
 /** The one writer of this thread: a body is taken before the next one is written. */
 export const writer = new Writer()
 
-/** Each dictionary column's values as JSON strings, encoded on first use. */
-const dictionaryTexts = new WeakMap<Dimension, Array<Uint8Array | undefined>>()
+/** Encoded byte strings by code, for each owner (a column, a dataset), filled on first use. */
+type Encodings<K extends WeakKey> = WeakMap<K, Array<Uint8Array | undefined>>
+
+const encodingsOf = <K extends WeakKey>(encodings: Encodings<K>, owner: K): Array<Uint8Array | undefined> => {
+  let table = encodings.get(owner)
+  if (table === undefined) {
+    table = []
+    encodings.set(owner, table)
+  }
+  return table
+}
+
+/** Each dictionary column's values as JSON strings. */
+const dictionaryTexts: Encodings<Dimension> = new WeakMap()
 
 /** The row's value in a dictionary column (breed, coat) as a JSON string. */
 export const dimensionText = (column: Dimension, row: number): Uint8Array => {
-  let texts = dictionaryTexts.get(column)
-  if (texts === undefined) {
-    texts = []
-    dictionaryTexts.set(column, texts)
-  }
   const code = column.codes[row]
-  return texts[code] ??= jsonText(column.values[code])
+  return encodingsOf(dictionaryTexts, column)[code] ??= jsonText(column.values[code])
 }
 
 const NOM = utf8.encode(`","nom":`)
 
-/** Each dataset's `,"race":<breed>,"sexe":<sex>` by breed and sex, made on first use. */
-const identityTails = new WeakMap<DatasetData, Array<Uint8Array | undefined>>()
+/** Each dataset's `,"race":<breed>,"sexe":<sex>` by breed and sex. */
+const identityTails: Encodings<DatasetData> = new WeakMap()
 
 /** The row's `,"race":<breed>,"sexe":<sex>`: one copy where there were four. */
 const identityTail = (data: DatasetData, row: number): Uint8Array => {
-  let tails = identityTails.get(data)
-  if (tails === undefined) {
-    tails = []
-    identityTails.set(data, tails)
-  }
   const sexe = data.sexe.codes[row] - 1
   const code = data.race.codes[row] * SEXES.length + sexe
-  return tails[code] ??= utf8.encode(`,"race":${JSON.stringify(data.race.values[data.race.codes[row]])},"sexe":${JSON.stringify(SEXES[sexe])}`)
+  return encodingsOf(identityTails, data)[code] ??= utf8.encode(`,"race":${JSON.stringify(data.race.values[data.race.codes[row]])},"sexe":${JSON.stringify(SEXES[sexe])}`)
 }
 
 /**

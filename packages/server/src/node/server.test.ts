@@ -33,15 +33,16 @@ const exchange = async (method: string, body?: string): Promise<Seen> => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const { port } = server.address() as AddressInfo
   await new Promise<void>((resolve, reject) => {
-    const outgoing = send({ host: "127.0.0.1", port, method, path: "/v1/meta" }, (reply) => {
+    const outgoing = send({ host: "127.0.0.1", port, method, path: "/v1/meta", agent: false }, (reply) => {
       reply.resume()
       reply.on("end", resolve)
     })
     outgoing.on("error", reject)
     outgoing.end(body)
   })
-  server.close()
-  return seen
+  const answered = await seen
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return answered
 }
 
 describe("the public Node server and request bodies", () => {
