@@ -21,6 +21,9 @@
  * built as objects, with the normaliser's own shape.
  */
 import { RecordSpans, SPAN_FIELDS, spanLinkId, spanLinkNom, spanLinkRace, type SourceIndex, type SourcePerformance } from "@equides/domain/build"
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, DIGIT_0, DOT, isDigit, isHex, MINUS, OPEN_ARRAY, OPEN_OBJECT, PLUS, QUOTE } from "./jsonSyntax.ts"
+import { findKey, INDEX_FIELDS, type KeyTable, LINK_FIELDS, NO_KEYS, PERFORMANCE_FIELDS, RECORD_FIELDS } from "./keyTables.ts"
+import { asciiText, decoder, isWellFormedUtf8 } from "./utf8Text.ts"
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
@@ -29,86 +32,15 @@ const MAX_DEPTH = 32
 /** Thrown inside the scanner to give up on a line; never escapes `scan`. */
 const GIVE_UP = new Error("not on the fast path")
 
-const QUOTE = 34
-const BACKSLASH = 92
-const COLON = 58
-const COMMA = 44
-const OPEN_OBJECT = 123
-const CLOSE_OBJECT = 125
-const OPEN_ARRAY = 91
-const CLOSE_ARRAY = 93
-const MINUS = 45
-const PLUS = 43
-const DOT = 46
-const DIGIT_0 = 48
-const DIGIT_9 = 57
-
-const isDigit = (c: number): boolean => c >= DIGIT_0 && c <= DIGIT_9
-const isHex = (c: number): boolean => isDigit(c) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102)
-
 /** What a scanned value was, for the normaliser's rules (only the kinds they tell apart). */
 const OTHER = 0
 const STRING = 1
 const NUMBER = 2
 const NULL = 3
 
-/**
- * The keys the normaliser reads in one kind of object (the `switch`es below go by index in
- * `keys`), found by a slot computed from the key's length, first two and last bytes (no two keys
- * of a list share one), then compared in full.
- */
-interface KeyTable {
-  readonly keys: ReadonlyArray<Uint8Array>
-  readonly slots: Uint8Array
-  /** 32 − log2(slots): the shift that maps a mixed signature to a slot. */
-  readonly shift: number
-  /** Each key's bytes and closing quote, compared in place when the key is the one expected. */
-  readonly quoted: ReadonlyArray<Uint8Array>
-  /**
-   * The key that came after key `k` last time (index `keys.length`: the first key of an object),
-   * -1 if none: the lines of an extract list their keys in the same order, so the next key is
-   * usually known before it is read.
-   */
-  readonly after: Int8Array
-}
-
-const signature = (length: number, first: number, second: number, last: number): number =>
-  Math.imul(((length * 256 + first) * 256 + (length > 1 ? second : 0)) * 256 + last, 0x9e3779b1)
-
-/** The smallest table (from 256 slots) in which the keys' slots are distinct. */
-const keyTable = (names: ReadonlyArray<string>): KeyTable => {
-  const keys = names.map((name) => Uint8Array.from(name, (c) => c.charCodeAt(0)))
-  for (let bits = 8; bits <= 16; bits++) {
-    const slots = new Uint8Array(1 << bits)
-    const shift = 32 - bits
-    const free = keys.every((key, i) => {
-      const slot = signature(key.length, key[0], key[1], key[key.length - 1]) >>> shift
-      if (slots[slot] !== 0) return false
-      slots[slot] = i + 1
-      return true
-    })
-    if (free) {
-      const quoted = keys.map((key) => Uint8Array.from([...key, QUOTE]))
-      return { keys, slots, shift, quoted, after: new Int8Array(keys.length + 1).fill(-1) }
-    }
-  }
-  throw new Error(`key slots collide in ${names.join(", ")}`)
-}
-
-const NO_KEYS = keyTable([])
-const LINK_FIELDS = keyTable(["id", "nom", "race", "pays", "alias"])
-const INDEX_FIELDS = keyTable(["annee", "appreciation", "code", "coefficient", "valeur"])
-const PERFORMANCE_FIELDS = keyTable(["discipline", "texte", "indices"])
-const RECORD_FIELDS = keyTable([
-  "id", "slug", "nom", "race", "sexe", "robe", "annee_naissance", "statut_reproducteur", "record", "filiation_texte", "pere",
-  "mere", "pere_de_mere", "performances"
-])
 /** RECORD_FIELDS index → RecordSpans field, for the text fields kept as spans. */
 const RECORD_SPANS = [0, 1, 2, 3, 4, 5, -1, 6, -1, 7] as const
 const LINK_SPANS = [spanLinkId, spanLinkNom, spanLinkRace] as const
-
-// ignoreBOM: a value starting with U+FEFF keeps it, as it does when a whole line is decoded.
-const decoder = new TextDecoder("utf-8", { ignoreBOM: true })
 
 /** The byte at `i`, -1 past the end of the line. */
 const at = (bytes: Uint8Array, i: number, end: number): number => (i < end ? bytes[i] : -1)
@@ -116,44 +48,6 @@ const at = (bytes: Uint8Array, i: number, end: number): number => (i < end ? byt
 /** 10^0 … 10^15, all exact doubles. */
 const POWERS_OF_TEN = Array.from({ length: 16 }, (_, n) => 10 ** n)
 
-/** An ASCII span as a string: short ones built in place (a decoder call costs more than that). */
-const asciiText = (bytes: Uint8Array, start: number, end: number): string => {
-  if (end - start > 24) return decoder.decode(bytes.subarray(start, end))
-  let text = ""
-  for (let i = start; i < end; i++) text += String.fromCharCode(bytes[i])
-  return text
-}
-
-/** Well-formed UTF-8 (no overlong form, no surrogate, nothing above U+10FFFF), decoded as is. */
-const isWellFormedUtf8 = (bytes: Uint8Array, start: number, end: number): boolean => {
-  let i = start
-  while (i < end) {
-    const b = bytes[i]
-    if (b < 0x80) {
-      i++
-      continue
-    }
-    let continuations: number
-    let low = 0x80
-    let high = 0xbf
-    if (b >= 0xc2 && b <= 0xdf) continuations = 1
-    else if (b >= 0xe0 && b <= 0xef) {
-      continuations = 2
-      if (b === 0xe0) low = 0xa0
-      else if (b === 0xed) high = 0x9f
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      continuations = 3
-      if (b === 0xf0) low = 0x90
-      else if (b === 0xf4) high = 0x8f
-    } else return false
-    if (i + continuations >= end) return false
-    const second = bytes[i + 1]
-    if (second < low || second > high) return false
-    for (let k = 2; k <= continuations; k++) if ((bytes[i + k] & 0xc0) !== 0x80) return false
-    i += continuations + 1
-  }
-  return true
-}
 
 export class LineScanner {
   readonly #record = new RecordSpans()
@@ -318,14 +212,7 @@ export class LineScanner {
     const bytes = this.#bytes
     const start = this.#start
     const length = this.#stringEnd - start
-    let found = length === 0
-      ? -1
-      : table.slots[signature(length, bytes[start], bytes[start + 1], bytes[this.#stringEnd - 1]) >>> table.shift] - 1
-    if (found >= 0) {
-      const key = table.keys[found]
-      if (key.length !== length) found = -1
-      for (let i = 0; found >= 0 && i < length; i++) if (key[i] !== bytes[start + i]) found = -1
-    }
+    const found = findKey(table, bytes, start, length)
     this.#expect(COLON)
     return found
   }
