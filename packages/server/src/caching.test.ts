@@ -6,6 +6,7 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
 import { Effect } from "effect"
+import fc from "fast-check"
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib"
 import { ifNoneMatchMatches, makeEtagger } from "./admission/conditional.ts"
 import { negotiateUncached } from "./admission/coding.ts"
@@ -67,7 +68,36 @@ describe("ETag and If-None-Match, unit", () => {
     assert.isFalse(ifNoneMatchMatches("\"0123456789abcdee\"", tag))
     assert.isFalse(ifNoneMatchMatches("0123456789abcdef", tag), "unquoted")
     assert.isFalse(ifNoneMatchMatches("\"0123456789abcdef", tag), "unterminated")
+    assert.isFalse(ifNoneMatchMatches(`${tag}x`, tag), "a tag followed by other text")
+    assert.isFalse(ifNoneMatchMatches(`"aaaa", ${tag}W/"bbbb"`, tag), "two tags without a comma")
+    assert.isFalse(ifNoneMatchMatches(`"aaaa"${tag}`, tag), "two tags without a comma, the second matching")
+    assert.isTrue(ifNoneMatchMatches(`"aaaa",\t${tag}\t, "bbbb"`, tag), "tabs around a member")
     assert.isFalse(ifNoneMatchMatches("", tag))
+  })
+
+  // RFC 9110: If-None-Match = "*" / #entity-tag; entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE, where
+  // etagc is any visible character but DQUOTE (a comma included); list members are separated by
+  // commas with optional spaces and tabs, and may be empty.
+  const TAG = "\"0123456789abcdef\""
+  const opaque = fc.oneof(fc.constant("0123456789abcdef"), fc.constant("0123456789abcdee"), fc.stringMatching(/^[!#-~]{0,8}$/))
+  const space = fc.stringMatching(/^[ \t]{0,2}$/)
+  const member = fc.record({ weak: fc.boolean(), opaque, before: space, after: space })
+  const written = (m: { weak: boolean; opaque: string; before: string; after: string }) =>
+    `${m.before}${m.weak ? "W/" : ""}"${m.opaque}"${m.after}`
+
+  it("a well-formed list matches exactly when one of its tags is the ETag's, weak or strong", () => {
+    fc.assert(fc.property(fc.array(member, { minLength: 1, maxLength: 5 }), fc.array(fc.boolean(), { maxLength: 5 }), (members, empties) => {
+      // Empty members (`, ,`) between some of the tags.
+      const header = members.map((m, i) => written(m) + (empties[i] === true ? ", " : "")).join(",")
+      assert.strictEqual(ifNoneMatchMatches(header, TAG), members.some((m) => `"${m.opaque}"` === TAG), header)
+    }))
+  })
+
+  it("a tag followed by anything but a comma is malformed and matches nothing from there on", () => {
+    fc.assert(fc.property(fc.array(member, { maxLength: 3 }), fc.stringMatching(/^[!#-+\--~]$/), fc.array(member, { maxLength: 3 }), (before, junk, after) => {
+      const header = [...before.map(written), `W/${TAG}${junk}`, ...after.map(written)].join(",")
+      assert.strictEqual(ifNoneMatchMatches(header, TAG), before.some((m) => `"${m.opaque}"` === TAG), header)
+    }))
   })
 })
 

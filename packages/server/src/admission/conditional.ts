@@ -81,10 +81,15 @@ export const ifNoneMatchMatches = (header: string, etag: string): boolean => {
     }
     if (header.startsWith("W/", i)) i += 2
     if (header.charCodeAt(i) !== 0x22 /* " */) return false
+    const start = i
     const close = header.indexOf("\"", i + 1)
     if (close < 0) return false
-    if (close - i + 1 === opaque.length && header.startsWith(opaque, i)) return true
     i = close + 1
+    const matches = i - start === opaque.length && header.startsWith(opaque, start)
+    // A member ends at a comma or at the end: `"tag"x` and `"a""tag"` are malformed.
+    while (i < n && (header.charCodeAt(i) === 0x20 || header.charCodeAt(i) === 0x09)) i++
+    if (i < n && header.charCodeAt(i) !== 0x2c) return false
+    if (matches) return true
   }
   return false
 }

@@ -11,7 +11,8 @@
  * Hand-written on `node:worker_threads` rather than `effect/workers`: Effect 4.1's module offers a
  * worker's send/receive primitives (no pool, no request correlation), and its RPC worker pool
  * encodes every message through a schema; here a job is a structured clone and a body a transferred
- * buffer (docs/decisions.md).
+ * buffer. Nor on `piscina`, as fast here: withdrawing a task it has started terminates the worker, and
+ * a worker's data is fixed when it starts (docs/decisions.md).
  */
 import type { Execution } from "@equides/domain/answers"
 import type { DatasetShare } from "@equides/ingest/shared"
