@@ -59,9 +59,16 @@ export const makeEtagger = (fingerprint: string, ingestedAt: string) => {
 }
 
 /**
- * Whether `If-None-Match` matches `etag` (RFC 9110 13.1.2): `*` matches any current
- * representation; otherwise a list of entity tags compared with the weak comparison (a `W/`
- * prefix is ignored on either side). A malformed member never matches.
+ * Whether `If-None-Match` is `*` (RFC 9110 13.1.2), which matches any *current* representation:
+ * an unknown id or path has none (its answer is a 404), and that is known only once the request
+ * is answered, so admission leaves it to the answer (`Gatekeeper.executed`) or to a kept one.
+ */
+export const isWildcard = (header: string): boolean => header.trim() === "*"
+
+/**
+ * Whether `If-None-Match` lists an entity tag that matches `etag` (RFC 9110 13.1.2), compared
+ * with the weak comparison (a `W/` prefix is ignored on either side). A malformed member never
+ * matches; `*` is not an entity tag (see `isWildcard`).
  */
 export const ifNoneMatchMatches = (header: string, etag: string): boolean => {
   if (header === etag) return true
@@ -73,12 +80,6 @@ export const ifNoneMatchMatches = (header: string, etag: string): boolean => {
     let c = header.charCodeAt(i)
     while (i < n && (c === 0x20 || c === 0x09 || c === 0x2c)) c = header.charCodeAt(++i)
     if (i >= n) break
-    if (c === 0x2a /* * */) {
-      let j = i + 1
-      while (j < n && (header.charCodeAt(j) === 0x20 || header.charCodeAt(j) === 0x09)) j++
-      if (j >= n || header.charCodeAt(j) === 0x2c) return true
-      return false
-    }
     if (header.startsWith("W/", i)) i += 2
     if (header.charCodeAt(i) !== 0x22 /* " */) return false
     const close = header.indexOf("\"", i + 1)

@@ -62,7 +62,7 @@ const keep = (gatekeeper: Gatekeeper, url: string, text: string) => {
   const etag = gatekeeper.admit("GET", url, {}, "198.51.100.1").etag ?? ""
   const response = HttpServerResponse.text(text, { headers: { etag, "cache-control": CACHE_POLICY } })
   const body = new TextEncoder().encode(text)
-  gatekeeper.cache.set(etag, { status: 200, headers: response.headers, body }, body)
+  gatekeeper.cache.set(etag, url, "identity", "", { status: 200, headers: response.headers, body }, body)
   return etag
 }
 
