@@ -32,9 +32,10 @@ const decode = (reply: RawReply): string => {
 }
 
 describe("ETag and If-None-Match, unit", () => {
-  const etag = makeEtagger("f".repeat(64), "2026-01-01T00:00:00.000Z")
+  const release = { version: "1.1.1", build: "b".repeat(64) }
+  const etag = makeEtagger("f".repeat(64), "2026-01-01T00:00:00.000Z", release)
 
-  it("is strong, stable, and changes with the URI, the coding, the variant and the dataset", () => {
+  it("is strong, stable, and changes with the URI, the coding, the variant, the dataset and the release", () => {
     const base = etag("/v1/equides?race=arabe", "identity", "")
     assert.match(base, STRONG)
     assert.strictEqual(etag("/v1/equides?race=arabe", "identity", ""), base)
@@ -44,8 +45,10 @@ describe("ETag and If-None-Match, unit", () => {
       etag("/v1/equides?race=arabe", "gzip", ""),
       etag("/v1/equides?race=arabe", "br", ""),
       etag("/v1/equides?race=arabe", "identity", "html"),
-      makeEtagger("e".repeat(64), "2026-01-01T00:00:00.000Z")("/v1/equides?race=arabe", "identity", ""),
-      makeEtagger("f".repeat(64), "2026-01-02T00:00:00.000Z")("/v1/equides?race=arabe", "identity", "")
+      makeEtagger("e".repeat(64), "2026-01-01T00:00:00.000Z", release)("/v1/equides?race=arabe", "identity", ""),
+      makeEtagger("f".repeat(64), "2026-01-02T00:00:00.000Z", release)("/v1/equides?race=arabe", "identity", ""),
+      makeEtagger("f".repeat(64), "2026-01-01T00:00:00.000Z", { ...release, version: "1.1.2" })("/v1/equides?race=arabe", "identity", ""),
+      makeEtagger("f".repeat(64), "2026-01-01T00:00:00.000Z", { ...release, build: `c${"b".repeat(63)}` })("/v1/equides?race=arabe", "identity", "")
     ]
     assert.strictEqual(new Set([base, ...others]).size, others.length + 1)
   })

@@ -15,6 +15,7 @@
 import { Dataset, type DatasetData, ParametreInvalide, type ProblemeApi, TropDeRequetes } from "@equides/domain"
 import { Clock, Context, Effect, Layer, LogLevel, Option, References } from "effect"
 import { Settings, type ServerSettings } from "../config.ts"
+import { Release, type ReleaseInfo } from "../release.ts"
 import { Quota, type QuotaStore } from "./quotaStore.ts"
 import { ALLOW } from "../responseHeaders.ts"
 import { Telemetry } from "../telemetry.ts"
@@ -128,12 +129,15 @@ export class Gatekeeper {
   /** False when every request must go through the pipeline (debug logging writes a line per request). */
   readonly frontDoorOpen: boolean
 
-  /** `store`: where the buckets live when the quota is on (a shared one), else in this process. */
-  constructor(settings: ServerSettings, data: DatasetData, clock: Clock.Clock, frontDoorOpen: boolean, store?: QuotaStore) {
+  /**
+   * `release`: the API version and build that seed the ETags with the data's fingerprint; `store`:
+   * where the buckets live when the quota is on (a shared one), else in this process.
+   */
+  constructor(settings: ServerSettings, data: DatasetData, release: ReleaseInfo, clock: Clock.Clock, frontDoorOpen: boolean, store?: QuotaStore) {
     this.data = data
     this.clock = clock
     this.hasData = data.size > 0
-    this.etagOf = makeEtagger(data.provenance.fingerprint, data.provenance.ingestedAt)
+    this.etagOf = makeEtagger(data.provenance.fingerprint, data.provenance.ingestedAt, release)
     this.callerKey = makeCallerKey(settings.trustedProxies)
     this.quota = settings.rateLimitRate > 0 ? (store ?? new TokenBuckets(settings.rateLimitRate, settings.rateLimitBurst)) : undefined
     this.policy = this.quota === undefined ? undefined : rateLimitPolicy(settings.rateLimitRate, settings.rateLimitBurst)
@@ -296,15 +300,16 @@ const isDebug = (level: LogLevel.LogLevel): boolean => LogLevel.isGreaterThanOrE
 
 /** The server's one `Gatekeeper`, shared by the front door and the pipeline. */
 export class Admission extends Context.Service<Admission, Gatekeeper>()("@equides/server/Admission") {
-  static readonly layer: Layer.Layer<Admission, never, Settings | Dataset | Telemetry> = Layer.effect(
+  static readonly layer: Layer.Layer<Admission, never, Settings | Dataset | Release | Telemetry> = Layer.effect(
     Admission,
     Effect.gen(function*() {
       const settings = yield* Settings
       const data = yield* Dataset
+      const release = yield* Release
       const registry = yield* Telemetry
       const clock = yield* Effect.clockWith(Effect.succeed)
       const store = Option.getOrUndefined(yield* Effect.serviceOption(Quota))
-      const gatekeeper = new Gatekeeper(settings, data, clock, !isDebug(yield* References.MinimumLogLevel), store)
+      const gatekeeper = new Gatekeeper(settings, data, release, clock, !isDebug(yield* References.MinimumLogLevel), store)
       const { cache, quota } = gatekeeper
       registry.datasetRows = data.size
       registry.gauge("equides_response_cache_bytes", "Bytes held by the response cache.", () => cache.bytes)
