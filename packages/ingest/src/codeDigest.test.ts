@@ -24,6 +24,7 @@ const FILES = {
   "a/src/deep/fold.ts": "export const fold = (s: string) => s.toLowerCase()\n",
   "a/src/body.test.ts": "// a test\n",
   "a/src/testing/helper.ts": "export const helper = 1\n",
+  "b/src/testing.ts": "export const helper = 1\n",
   "a/src/fixtures/sample.jsonl": "{}\n",
   "b/src/main.ts": "import './x.ts'\n",
   "lock.json": "{\"lockfileVersion\":3}\n"
@@ -50,6 +51,7 @@ describe("codeDigest", () => {
       ...FILES,
       "a/src/body.test.ts": "// another test\n",
       "a/src/testing/helper.ts": "export const helper = 2\n",
+      "b/src/testing.ts": "export const helper = 2\n",
       "a/src/fixtures/sample.jsonl": "{\"a\":1}\n",
       "b/src/main.test.ts": "// new\n"
     }

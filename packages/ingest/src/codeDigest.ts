@@ -15,9 +15,9 @@ import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative, sep } from "node:path"
 import { fileURLToPath } from "node:url"
 
-/** Files and folders that never shape what is served. */
+/** Files and folders that never shape what is served: tests, their helpers and fixtures. */
 const isLeftOut = (name: string, directory: boolean): boolean =>
-  directory ? name === "testing" || name === "fixtures" || name === "node_modules" : name.endsWith(".test.ts")
+  directory ? name === "testing" || name === "fixtures" || name === "node_modules" : name.endsWith(".test.ts") || name === "testing.ts"
 
 const filesUnder = (path: string, into: Array<string>): void => {
   if (!statSync(path).isDirectory()) {
