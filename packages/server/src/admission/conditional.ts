@@ -68,7 +68,7 @@ export const makeEtagger = (fingerprint: string, ingestedAt: string, release: Re
  * an unknown id or path has none (its answer is a 404), and that is known only once the request
  * is answered, so admission leaves it to the answer (`Gatekeeper.executed`) or to a kept one.
  */
-export const isWildcard = (header: string): boolean => header.trim() === "*"
+export const isWildcard = (header: string): boolean => header === "*" || (header.includes("*") && header.trim() === "*")
 
 /**
  * Whether `If-None-Match` lists an entity tag that matches `etag` (RFC 9110 13.1.2), compared
