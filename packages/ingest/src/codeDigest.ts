@@ -8,7 +8,8 @@
  * SHA-256 (native, no dependency) over each file's path relative to `root` and its bytes, in path
  * order: the same sources give the same digest wherever the repository is checked out, so the
  * replicas of one release agree. Tests, test helpers and fixtures are left out: they never shape
- * what is served. About a megabyte of sources: a few milliseconds, once per process.
+ * what is served. About a megabyte of sources: 16–67 ms for the whole build, 5–8 ms for the
+ * builder (measured on the shared 2-core machine), once per process.
  */
 import { createHash } from "node:crypto"
 import { readdirSync, readFileSync, statSync } from "node:fs"

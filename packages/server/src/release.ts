@@ -5,7 +5,7 @@
  * (`admission/conditional.ts`): a release that may change a body's bytes (a new field, a fixed
  * writer, another library) changes every validator, so no cache revalidates an old body into a
  * 304, and during a rolling restart two versions never serve different bytes under one ETag.
- * Computed once at start (a few milliseconds).
+ * Computed once at start (16–67 ms measured on the shared 2-core machine, beside a load of seconds).
  */
 import { API_VERSION } from "@equides/domain"
 import { codeDigest } from "@equides/ingest"

@@ -172,7 +172,7 @@ const REPOSITORY = new URL("../../../../", import.meta.url)
 
 let currentBuilder: string | undefined
 
-/** SHA-256 of this build's `BUILDER_SOURCES` (computed once, a few milliseconds). */
+/** SHA-256 of this build's `BUILDER_SOURCES` (computed once, 5–8 ms). */
 export const builderSignature = (): string => (currentBuilder ??= codeDigest(REPOSITORY, BUILDER_SOURCES))
 
 // ---------------------------------------------------------------------------------------------
