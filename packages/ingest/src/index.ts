@@ -36,3 +36,4 @@ export {
   type WriteSummary
 } from "./generate/writeExtract.ts"
 export { attachDataset, type DatasetShare, shareDataset, type SharedLeaf } from "./shared/sharedDataset.ts"
+export { codeDigest } from "./codeDigest.ts"

@@ -8,7 +8,7 @@ import { fromRecords } from "@equides/domain"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib"
-import { ifNoneMatchMatches, makeEtagger } from "./admission/conditional.ts"
+import { ifNoneMatchMatches, isWildcard, makeEtagger } from "./admission/conditional.ts"
 import { negotiateUncached } from "./admission/coding.ts"
 import { SPEC_CACHE_CONTROL as CACHE_POLICY } from "./testing/spec.ts"
 import { FAMILY, SIRE } from "./testing/family.ts"
@@ -33,9 +33,10 @@ const decode = (reply: RawReply): string => {
 }
 
 describe("ETag and If-None-Match, unit", () => {
-  const etag = makeEtagger("f".repeat(64), "2026-01-01T00:00:00.000Z")
+  const release = { version: "1.1.1", build: "b".repeat(64) }
+  const etag = makeEtagger("f".repeat(64), "2026-01-01T00:00:00.000Z", release)
 
-  it("is strong, stable, and changes with the URI, the coding, the variant and the dataset", () => {
+  it("is strong, stable, and changes with the URI, the coding, the variant, the dataset and the release", () => {
     const base = etag("/v1/equides?race=arabe", "identity", "")
     assert.match(base, STRONG)
     assert.strictEqual(etag("/v1/equides?race=arabe", "identity", ""), base)
@@ -45,8 +46,10 @@ describe("ETag and If-None-Match, unit", () => {
       etag("/v1/equides?race=arabe", "gzip", ""),
       etag("/v1/equides?race=arabe", "br", ""),
       etag("/v1/equides?race=arabe", "identity", "html"),
-      makeEtagger("e".repeat(64), "2026-01-01T00:00:00.000Z")("/v1/equides?race=arabe", "identity", ""),
-      makeEtagger("f".repeat(64), "2026-01-02T00:00:00.000Z")("/v1/equides?race=arabe", "identity", "")
+      makeEtagger("e".repeat(64), "2026-01-01T00:00:00.000Z", release)("/v1/equides?race=arabe", "identity", ""),
+      makeEtagger("f".repeat(64), "2026-01-02T00:00:00.000Z", release)("/v1/equides?race=arabe", "identity", ""),
+      makeEtagger("f".repeat(64), "2026-01-01T00:00:00.000Z", { ...release, version: "1.1.2" })("/v1/equides?race=arabe", "identity", ""),
+      makeEtagger("f".repeat(64), "2026-01-01T00:00:00.000Z", { ...release, build: `c${"b".repeat(63)}` })("/v1/equides?race=arabe", "identity", "")
     ]
     assert.strictEqual(new Set([base, ...others]).size, others.length + 1)
   })
@@ -58,13 +61,17 @@ describe("ETag and If-None-Match, unit", () => {
     assert.isTrue(tags.some((tag) => tag.startsWith("\"0") || tag.charAt(9) === "0"))
   })
 
-  it("If-None-Match: lists, weak comparison, *", () => {
+  it("If-None-Match: lists, weak comparison, * apart", () => {
     const tag = "\"0123456789abcdef\""
     assert.isTrue(ifNoneMatchMatches(tag, tag))
     assert.isTrue(ifNoneMatchMatches(`W/${tag}`, tag))
     assert.isTrue(ifNoneMatchMatches(`"aaaa", W/"bbbb",${tag}`, tag))
-    assert.isTrue(ifNoneMatchMatches("*", tag))
-    assert.isTrue(ifNoneMatchMatches(" * ", tag))
+    // `*` is not an entity tag: it matches a current representation, which the answer tells.
+    assert.isFalse(ifNoneMatchMatches("*", tag))
+    assert.isTrue(isWildcard("*"))
+    assert.isTrue(isWildcard(" * "))
+    assert.isFalse(isWildcard(`*, ${tag}`))
+    assert.isFalse(isWildcard(tag))
     assert.isFalse(ifNoneMatchMatches("\"0123456789abcdee\"", tag))
     assert.isFalse(ifNoneMatchMatches("0123456789abcdef", tag), "unquoted")
     assert.isFalse(ifNoneMatchMatches("\"0123456789abcdef", tag), "unterminated")
@@ -163,7 +170,7 @@ describe("through the pipeline", () => {
         assert.strictEqual(first.status, 200)
         const runs = probe.started
         const etag = first.headers["etag"]!
-        for (const header of [etag, `W/${etag}`, `"nope", ${etag}`, "*"]) {
+        for (const header of [etag, `W/${etag}`, `"nope", ${etag}`]) {
           const reply = yield* raw("/v1/stats", { headers: { "if-none-match": header } })
           assert.strictEqual(reply.status, 304, header)
           assert.strictEqual(reply.body.length, 0)
@@ -229,6 +236,28 @@ describe("through the pipeline", () => {
         }
       }))
 
+    it.effect("If-None-Match: * is a 304 only where a representation exists (RFC 9110 13.1.2); an unknown id or path gets its 404", () =>
+      Effect.gen(function*() {
+        const star = { "if-none-match": "*" }
+        for (const path of [`/v1/equides/${SIRE}`, `/v1/equides/${SIRE}/pedigree`, "/v1/stats", "/v1/equides?limite=2"]) {
+          const reply = yield* raw(path, { headers: star })
+          assert.strictEqual(reply.status, 304, path)
+          assert.strictEqual(reply.body.length, 0, path)
+          assert.strictEqual(reply.headers["etag"], (yield* raw(path)).headers["etag"], path)
+          assert.strictEqual((yield* raw(path, { method: "HEAD", headers: star })).status, 304, `HEAD ${path}`)
+        }
+        const unknownId = `/v1/equides/${"Z".repeat(22)}`
+        for (const path of [unknownId, `${unknownId}/pedigree`, `${unknownId}/descendance`, "/nulle-part", "/explorer/equides/" + "Z".repeat(22)]) {
+          const reply = yield* raw(path, { headers: star })
+          const plain = yield* raw(path)
+          assert.strictEqual(reply.status, 404, path)
+          assert.strictEqual(reply.headers["content-type"], plain.headers["content-type"], path)
+          assert.deepStrictEqual(reply.body, plain.body, path)
+        }
+        // A refused question has no current representation either: its 400.
+        assert.strictEqual((yield* raw("/v1/equides?limite=0", { headers: star })).status, 400)
+      }))
+
     it.effect("errors carry the validators and the caching policy too (a 400 and a 404 are representations)", () =>
       Effect.gen(function*() {
         const invalid = yield* raw("/v1/equides?limite=0")
@@ -260,6 +289,11 @@ describe("through the pipeline", () => {
         yield* raw("/v1/stats", { headers: { "accept-encoding": "br" } })
         assert.strictEqual(cached.started, 4)
         yield* raw("/v1/stats", { method: "HEAD", headers: { "accept-encoding": "br" } })
+        assert.strictEqual(cached.started, 4)
+        // A kept representation exists: If-None-Match: * is its 304, from the cache.
+        const star = yield* raw("/v1/stats", { headers: { "accept-encoding": "br", "if-none-match": "*" } })
+        assert.strictEqual(star.status, 304)
+        assert.strictEqual(star.body.length, 0)
         assert.strictEqual(cached.started, 4)
       }))
   })

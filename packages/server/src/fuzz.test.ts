@@ -220,8 +220,9 @@ layer(testServer(fromRecords(FAMILY)), { excludeTestServices: true })("fuzzing",
       const seen = yield* send(base, generated)
       assert.strictEqual(seen.length, REQUESTS)
       for (const reply of seen) assertInContract(reply)
-      // Not only refusals: the generator reaches the routes' answers (200, 204 preflights, 304s) too (a sixth at least: the consanguinity routes, asked of random ids, mostly answer 404).
-      assert.isAbove(seen.filter((reply) => reply.status < 400).length, REQUESTS / 6)
+      // Not only refusals: the generator reaches the routes' answers (200, 204 preflights, 304s) too (an eighth at least: the consanguinity routes, asked of random ids, mostly answer 404, and
+      // `If-None-Match: *`, a sixth of the requests, is a 304 only where the answer is a success).
+      assert.isAbove(seen.filter((reply) => reply.status < 400).length, REQUESTS / 8)
       let answered = 0
       for (const text of RAW) {
         const replies = yield* rawExchange(base, text)

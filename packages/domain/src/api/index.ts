@@ -7,7 +7,7 @@ export { admittedValuesHint, nearestName, unknownParameterHint } from "../refusa
 export * as Refusals from "../refusal/messages.ts"
 export { Disponibilite, Quota, Validation } from "./middleware.ts"
 export { completeDocument, operationsOf, REFERENCE_PATH } from "./openapi.ts"
-export { NoQuery, type ParamDoc, ParamDocs, paramDocsOf } from "./params.ts"
+export { NoQuery, type ParamDoc, ParamDocs, paramDocsOf, readInt } from "./params.ts"
 export {
   DOCUMENTATION_PATH,
   Introuvable,

@@ -3,8 +3,9 @@
  * documentation, so that the OpenAPI document, the problem details of a refused value and the
  * accepted parameters cannot drift apart.
  *
- * Query values arrive as strings; the schemas here decode them strictly (an integer is `-?[0-9]+`,
- * nothing else). The OpenAPI generator would describe the string side (`type: string` + pattern),
+ * Query values arrive as strings; the schemas here decode them strictly (an integer is read by
+ * `readInt`, the one reading the quota's cost estimate shares). The OpenAPI generator would
+ * describe the string side (`type: string` + pattern),
  * so every endpoint carries its `ParamDoc`s (annotation `ParamDocs`) and a transform that replaces
  * each parameter's schema with the documented one (`type: integer`, bounds, default, enum…).
  */
@@ -38,17 +39,28 @@ export const paramDocsOf = (annotations: Context.Context<never>): ReadonlyArray<
 // Decoding schemas
 // -----------------------------------------------------------------------------
 
+const JSON_NUMBER = /^-?(?:0|[1-9][0-9]{0,15})(?:\.[0-9]{1,16})?(?:[eE][+-]?[0-9]{1,3})?$/
+
 /**
- * An integer written as a JSON number whose value is an integer within the safe range: `5`, and
- * also `5.0` or `5e0`, which JSON Schema (and so a validator reading the OpenAPI document's
- * `type: integer`) counts as the integer 5. Refused: `+5`, `05`, spaces, `5.5`.
+ * The one reading of an integer query value, shared by the decoder (`IntFromString`) and the
+ * quota's cost estimate (`admission/quota.ts`), so that a request is priced for the value it is
+ * answered with: a JSON number whose value is an integer within the safe range: `5`, and also
+ * `5.0` or `5e0`, which JSON Schema (and so a validator reading the OpenAPI document's
+ * `type: integer`) counts as the integer 5. Undefined for anything else: `+5`, `05`, spaces, `5.5`.
  */
+export const readInt = (text: string): number | undefined => {
+  if (!JSON_NUMBER.test(text)) return undefined
+  const value = Number(text)
+  return Number.isSafeInteger(value) ? value : undefined
+}
+
+/** A query value read by `readInt`; anything it does not read is refused. */
 export const IntFromString = Schema.String.check(
-  Schema.isPattern(/^-?(?:0|[1-9][0-9]{0,15})(?:\.[0-9]{1,16})?(?:[eE][+-]?[0-9]{1,3})?$/, { expected: "un entier" })
+  Schema.makeFilter((text: string) => readInt(text) !== undefined, { expected: "un entier" })
 ).pipe(
   Schema.decodeTo(
     Schema.Int,
-    SchemaTransformation.transform({ decode: (s: string) => Number(s), encode: (n: number) => String(n) })
+    SchemaTransformation.transform({ decode: (text: string) => readInt(text) ?? Number.NaN, encode: (n: number) => String(n) })
   )
 )
 

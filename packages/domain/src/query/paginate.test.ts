@@ -142,8 +142,8 @@ describe("paginationLinks", () => {
         if (offset === 0) expect(links.precedent).toBeNull()
         else expect(offsetOf(links.precedent ?? "")).toBe(Math.max(0, offset - limite))
         const next = offset + limite
-        if (next >= total || next > MAX_OFFSET) expect(links.suivant).toBeNull()
-        else expect(offsetOf(links.suivant ?? "")).toBe(next)
+        if (next >= total || offset >= MAX_OFFSET) expect(links.suivant).toBeNull()
+        else expect(offsetOf(links.suivant ?? "")).toBe(Math.min(next, MAX_OFFSET))
         // note iff some row sits beyond the last reachable page.
         expect(links.note !== undefined).toBe(total > MAX_OFFSET + limite)
         for (const uri of [links.suivant, links.precedent]) {
@@ -151,6 +151,43 @@ describe("paginationLinks", () => {
         }
       })
     )
+  })
+})
+
+describe("following suivant (spec, Pagination: null on the last page or when maximum depth is reached)", () => {
+  // The spec's depth: offset 10 000 is admitted, so at limite L the first 10 000 + L rows are
+  // reachable, which the note says; a client that follows `suivant` from any page must reach them.
+  const DEPTH = 10000
+  const offsetOf = (uri: string) => Number(new URLSearchParams(uri.split("?")[1]).get("offset"))
+  const walk = (start: number, limite: number, total: number): { readonly seen: number; readonly offsets: Array<number> } => {
+    const offsets = [start]
+    let uri = paginationLinks("/v1/equides", [], start, limite, total).suivant
+    while (uri !== null) {
+      const offset = offsetOf(uri)
+      expect(offset).toBeLessThanOrEqual(DEPTH)
+      expect(offset).toBeGreaterThan(offsets[offsets.length - 1])
+      offsets.push(offset)
+      uri = paginationLinks("/v1/equides", [], offset, limite, total).suivant
+    }
+    const last = offsets[offsets.length - 1]
+    return { seen: Math.min(total, last + limite), offsets }
+  }
+
+  it("from a page whose next offset would pass the depth, points to the last admitted offset", () => {
+    expect(offsetOf(paginationLinks("/v1/equides", [], 9990, 20, 50000).suivant ?? "")).toBe(10000)
+    expect(offsetOf(paginationLinks("/v1/equides", [], 9999, 100, 50000).suivant ?? "")).toBe(10000)
+    expect(offsetOf(paginationLinks("/v1/equides", [], 9980, 20, 50000).suivant ?? "")).toBe(10000)
+    expect(paginationLinks("/v1/equides", [], 10000, 20, 50000).suivant).toBeNull()
+    expect(paginationLinks("/v1/equides", [], 9990, 20, 10015).suivant).toBe("/v1/equides?limite=20&offset=10000")
+    // Past the end of a smaller selection: the last page has no next one.
+    expect(paginationLinks("/v1/equides", [], 9990, 20, 10010).suivant).toBeNull()
+  })
+
+  it("walks every reachable row from any start: min(total, 10 000 + limite)", () => {
+    for (const [start, limite, total] of [[0, 20, 50000], [7, 30, 12345], [9990, 20, 50000], [0, 100, 10050], [13, 100, 9000], [0, 1, 10002]] as const) {
+      const { seen } = walk(start, limite, total)
+      expect(seen, `${start}, ${limite}, ${total}`).toBe(Math.min(total, DEPTH + limite))
+    }
   })
 })
 

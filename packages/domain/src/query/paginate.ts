@@ -83,8 +83,11 @@ export const depthNote = (total: number, limite: number): string =>
  * Links of a page (design 2.2): path + the request's own parameters in their order, `limite` and
  * `offset` rewritten (replaced in place, appended when absent; a repeated one keeps its first
  * place and drops the others). `precedent` is null only at offset 0, else it points to
- * max(0, offset − limite); `suivant` is null on the last page or when the next offset would pass
- * MAX_OFFSET; `note` is present iff rows exist that no offset ≤ MAX_OFFSET can reach.
+ * max(0, offset − limite); `suivant` is null on the last page or once the offset is MAX_OFFSET
+ * (the depth is reached), else it points to min(offset + limite, MAX_OFFSET): a next page that
+ * would start past the depth starts at it instead, as `precedent` stops at 0, so that following
+ * the links reaches every row the note says is reachable; `note` is present iff rows exist that
+ * no offset ≤ MAX_OFFSET can reach.
  */
 export const paginationLinks = (
   path: string,
@@ -94,7 +97,7 @@ export const paginationLinks = (
   total: number
 ): PaginationLinks => {
   const nextOffset = offset + limite
-  const suivant = nextOffset >= total || nextOffset > MAX_OFFSET ? null : pageUri(path, query, nextOffset, limite)
+  const suivant = nextOffset >= total || offset >= MAX_OFFSET ? null : pageUri(path, query, Math.min(nextOffset, MAX_OFFSET), limite)
   const precedent = offset === 0 ? null : pageUri(path, query, Math.max(0, offset - limite), limite)
   return beyondDepth(total, limite) ? { suivant, precedent, note: depthNote(total, limite) } : { suivant, precedent }
 }

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Logger } from "effect"
 import { copyFile, mkdtemp, readFile, utimes, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { builderSignature } from "../snapshot/Snapshot.ts"
+import { signedByAnotherBuilder } from "../snapshot/testing.ts"
 import { ingestSource, loadDataset, snapshotPathOf, snapshotSource } from "./loadDataset.ts"
 
 const FIXTURE = new URL("../source/fixtures/anomalies.jsonl", import.meta.url)
@@ -47,6 +49,26 @@ describe("loadDataset", () => {
       const loaded = yield* loadDataset(file)
       expect(loaded.size).toBe(2)
       expect(loaded.nom.bytes.buffer).not.toBe(loaded.ids.buffer)
+    }))
+
+  it.effect("refuses a snapshot written by another Dataset builder, says why, and ingests the source", () =>
+    Effect.gen(function*() {
+      const file = yield* freshCopy
+      const snapshot = snapshotPathOf(file)
+      const written = yield* snapshotSource(file, snapshot)
+      yield* Effect.promise(() => signedByAnotherBuilder(snapshot, "f".repeat(64)))
+      const logged: Array<string> = []
+      const loaded = yield* loadDataset(file).pipe(
+        Effect.provide(Logger.layer([Logger.make(({ logLevel, message }) => logged.push(`${logLevel} ${String(message)}`))]))
+      )
+      expect(logged).toEqual([
+        `Warn snapshot refused, loading the source: ${snapshot}: stale: written by another Dataset builder ` +
+        `(code signature ffffffffffff…, this build's ${builderSignature().slice(0, 12)}…): its columns may be computed otherwise`
+      ])
+      // Ingested: its columns are not views on one snapshot buffer; the same data.
+      expect(loaded.nom.bytes.buffer).not.toBe(loaded.ids.buffer)
+      expect(loaded.size).toBe(written.size)
+      expect(loaded.provenance).toEqual(written.provenance)
     }))
 
   it.effect("refuses a corrupt snapshot and ingests the source", () =>

@@ -64,7 +64,7 @@ export const ingestSource = Effect.fn("ingestSource")(function*(path: string, op
 
 /**
  * The Dataset of a source file: from its snapshot (`FILE.snapshot`) when one exists and was
- * written from this very file (same size and modification time, same format and shape, intact),
+ * written from this very file (same size and modification time, same format, shape and builder, intact),
  * else by ingesting the file. A snapshot that is refused is reported and never served.
  */
 export const loadDataset = Effect.fn("loadDataset")(function*(path: string, options: LoadOptions = {}) {

@@ -2,15 +2,17 @@ import { buildDataset, type DatasetData, type Provenance, type SourceRecord } fr
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import fc from "fast-check"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { readFile, stat, truncate, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 // The domain's shared arbitraries are not exported by its package (fast-check is a dev dependency).
 import { idN, recordsArbitrary } from "@equides/domain/testing"
 import { collectLeaves } from "./shape.ts"
-import { readSnapshot, readSnapshotTree, SNAPSHOT_FORMAT_VERSION, writeSnapshot } from "./Snapshot.ts"
+import { codeDigest } from "../codeDigest.ts"
+import { BUILDER_SOURCES, builderSignature, readSnapshot, readSnapshotTree, SNAPSHOT_FORMAT_VERSION, writeSnapshot } from "./Snapshot.ts"
 import type { SnapshotError } from "./SnapshotError.ts"
+import { signedByAnotherBuilder } from "./testing.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "equides-snapshot-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -271,6 +273,21 @@ describe("snapshot refusals", () => {
       expect(yield* refusal(path)).toContain("byName (typed:int)")
     }))
 
+  it.effect("written by another Dataset builder: same shape, same source, refused (its columns may mean something else)", () =>
+    Effect.gen(function*() {
+      const { path } = yield* written
+      const other = "0".repeat(64)
+      yield* Effect.promise(() => signedByAnotherBuilder(path, other))
+      const reason = yield* refusal(path, { ...SOURCE, fingerprint: PROVENANCE.fingerprint })
+      expect(reason).toBe(
+        `stale: written by another Dataset builder (code signature ${other.slice(0, 12)}…, this build's ${builderSignature().slice(0, 12)}…): ` +
+          "its columns may be computed otherwise"
+      )
+      // Signed back with this build's signature, the same bytes are read.
+      yield* Effect.promise(() => signedByAnotherBuilder(path, builderSignature()))
+      expect((yield* readSnapshot(path, { ...SOURCE, fingerprint: PROVENANCE.fingerprint })).size).toBe(HAND_WRITTEN.length)
+    }))
+
   it.effect("stale: the source's size, mtime or fingerprint differs", () =>
     Effect.gen(function*() {
       const { path } = yield* written
@@ -299,4 +316,48 @@ describe("snapshot refusals", () => {
       const error = yield* Effect.flip(writeSnapshot(data, path, SOURCE))
       expect(error.reason).toBe("unsupported value at weird.table (Map)")
     }))
+})
+
+describe("the builder signature", () => {
+  const repository = new URL("../../../../", import.meta.url)
+  const packages = new URL("../../../", import.meta.url)
+
+  it("is the digest of the code that builds and lays out a Dataset", () => {
+    expect(builderSignature()).toMatch(/^[0-9a-f]{64}$/)
+    expect(builderSignature()).toBe(codeDigest(repository, BUILDER_SOURCES))
+  })
+
+  /** The files `file` imports (relative specifiers and the workspace's `@equides/domain/build`), values only. */
+  const importsOf = (file: URL): Array<URL> => {
+    const text = readFileSync(file, "utf8")
+    const found: Array<URL> = []
+    for (const match of text.matchAll(/^(?:import|export)(?!\s+type\b)[^;]*?from\s+"([^"]+)"/gm)) {
+      const specifier = match[1]!
+      if (specifier.startsWith(".")) found.push(new URL(specifier, file))
+      else if (specifier === "@equides/domain/build") found.push(new URL("domain/src/dataset/build/index.ts", packages))
+    }
+    for (const match of text.matchAll(/new URL\("(\.[^"]+\.ts)", import\.meta\.url\)/g)) found.push(new URL(match[1]!, file))
+    return found
+  }
+
+  it("covers every module the builder and the loader run (a guard: a new module elsewhere must join BUILDER_SOURCES)", () => {
+    const covered = (url: URL): boolean => {
+      const path = url.pathname.slice(repository.pathname.length)
+      return BUILDER_SOURCES.some((source) => path === source || path.startsWith(`${source}/`))
+    }
+    const entries = ["ingest/src/load/loadDataset.ts", "domain/src/dataset/build/index.ts", "domain/src/dataset/build/DatasetAssembler.ts", "domain/src/dataset/build/DatasetBuilder.ts"]
+    const seen = new Set<string>()
+    const queue = entries.map((entry) => new URL(entry, packages))
+    const outside: Array<string> = []
+    while (queue.length > 0) {
+      const file = queue.pop()!
+      if (seen.has(file.href)) continue
+      seen.add(file.href)
+      if (!covered(file)) outside.push(file.pathname.slice(repository.pathname.length))
+      queue.push(...importsOf(file))
+    }
+    expect(seen.size).toBeGreaterThan(20)
+    // Progress reporting reads no column.
+    expect(outside.filter((path) => path !== "packages/ingest/src/progress/workProgress.ts")).toEqual([])
+  })
 })

@@ -11,7 +11,7 @@
  * 16  u64  body length B
  * 24  8 B  xxhash64 of the body
  * 32  8 B  xxhash64 of the header
- * 40  H B  header: JSON (endianness, shape signature, source size/mtime/fingerprint, leaves)
+ * 40  H B  header: JSON (endianness, shape and builder signatures, source size/mtime/fingerprint, leaves)
  *     pad  zeros up to a multiple of 8: the body starts at S = align8(40 + H)
  * S   B B  sections, each starting at a multiple of 8 from S (so from the file start)
  * ```
@@ -21,18 +21,23 @@
  * (UTF-16 offsets as u32, then UTF-8 text in chunks) decoded to a JS array at load; scalars
  * (provenance, anomalies, size…) live in the header. The header's `shape` is the SHA-256 of the
  * sorted (path, kind) list: a snapshot whose shape differs from what this build's DatasetBuilder
- * produces is refused as stale, never misread.
+ * produces is refused as stale, never misread. Its `builder` is the digest of the code that builds
+ * and lays out a Dataset (`builderSignature`): columns of the same names and kinds computed by
+ * other code (another fold table, other name-order ties, other prefix sets) would disagree with
+ * the query code reading them, so a snapshot written by another builder is refused too, and the
+ * source ingested again.
  */
 import { buildDataset, type DatasetData } from "@equides/domain"
 import { Effect, Schema } from "effect"
 import { createXXHash64, type IHasher } from "hash-wasm"
 import { type FileHandle, open, rename, rm } from "node:fs/promises"
+import { codeDigest } from "../codeDigest.ts"
 import { collectLeaves, type Path, placeLeaf, type Scalar, shapeDifference, shapeKey, shapeSignature, TYPED_ARRAYS, UnsupportedValue } from "./shape.ts"
 import { SnapshotError } from "./SnapshotError.ts"
 
 export const SNAPSHOT_MAGIC = "EQUISNAP"
-/** Bump whenever the file layout or the way DatasetData is mapped onto it changes. */
-export const SNAPSHOT_FORMAT_VERSION = 1
+/** Bump whenever the file layout or the way DatasetData is mapped onto it changes (2: the header's `builder`). */
+export const SNAPSHOT_FORMAT_VERSION = 2
 
 /** The source file a snapshot was built from, as `fs.stat` reports it. */
 export interface SnapshotSource {
@@ -100,6 +105,8 @@ const Header = Schema.Struct({
   endianness: Schema.Literals(["LE", "BE"]),
   /** `shapeSignature` of the leaves. */
   shape: Schema.String,
+  /** `builderSignature` of the build that wrote it. */
+  builder: Schema.String,
   source: Schema.Struct({ size: Schema.Number, mtimeMs: Schema.Number, fingerprint: Schema.String }),
   writtenAt: Schema.String,
   leaves: Schema.Array(HeaderLeaf)
@@ -142,6 +149,31 @@ export const datasetShape = (): Shape => {
   }
   return currentShape
 }
+
+/**
+ * The code that decides what a Dataset's columns hold, relative to the repository: the domain's
+ * builder (columns, indexes, ids, fold tables, vocabulary) and ingestion (reading, normalising,
+ * loading, this snapshot format). Any change there may change a column without changing its name
+ * or kind; a change anywhere else (queries, writers, the server) cannot, and keeps snapshots.
+ */
+export const BUILDER_SOURCES: ReadonlyArray<string> = [
+  "packages/domain/src/dataset",
+  "packages/domain/src/text",
+  "packages/domain/src/vocabulary.ts",
+  "packages/ingest/src/source",
+  "packages/ingest/src/format",
+  "packages/ingest/src/load",
+  "packages/ingest/src/snapshot",
+  "packages/ingest/src/codeDigest.ts"
+]
+
+/** The repository's root, from this file (`packages/ingest/src/snapshot/Snapshot.ts`). */
+const REPOSITORY = new URL("../../../../", import.meta.url)
+
+let currentBuilder: string | undefined
+
+/** SHA-256 of this build's `BUILDER_SOURCES` (computed once, 5–8 ms). */
+export const builderSignature = (): string => (currentBuilder ??= codeDigest(REPOSITORY, BUILDER_SOURCES))
 
 // ---------------------------------------------------------------------------------------------
 // Writing
@@ -186,6 +218,7 @@ const plan = (data: DatasetData, source: SnapshotSource): Plan => {
   const header: Header = {
     endianness: ENDIANNESS,
     shape: shapeSignature(leaves.map(shapeKey)),
+    builder: builderSignature(),
     source: { size: source.size, mtimeMs: source.mtimeMs, fingerprint: data.provenance.fingerprint },
     writtenAt: new Date().toISOString(),
     leaves: described
@@ -374,6 +407,13 @@ const readChecked = async (path: string, expected: SnapshotExpectation, shape: S
     if (header.shape !== shape.signature) {
       const found = header.leaves.map(shapeKey)
       refuse(`stale: written for another Dataset shape (${shapeDifference(found, shape.keys) || "signature differs"})`)
+    }
+    const builder = builderSignature()
+    if (header.builder !== builder) {
+      refuse(
+        `stale: written by another Dataset builder (code signature ${header.builder.slice(0, 12)}…, this build's ${builder.slice(0, 12)}…): ` +
+          "its columns may be computed otherwise"
+      )
     }
     checkSource(header.source, expected)
 

@@ -15,12 +15,13 @@
 import { Dataset, type DatasetData, ParametreInvalide, type ProblemeApi, TropDeRequetes } from "@equides/domain"
 import { Clock, Context, Effect, Layer, LogLevel, Option, References } from "effect"
 import { Settings, type ServerSettings } from "../config.ts"
+import { Release, type ReleaseInfo } from "../release.ts"
 import { Quota, type QuotaStore } from "./quotaStore.ts"
 import { ALLOW } from "../responseHeaders.ts"
 import { Telemetry } from "../telemetry.ts"
 import { type Answer, type Own, renderProblem, shapeAnswer, withRateLimit } from "./answer.ts"
 import { makeNegotiator, type Negotiated } from "./coding.ts"
-import { ifNoneMatchMatches, makeEtagger } from "./conditional.ts"
+import { ifNoneMatchMatches, isWildcard, makeEtagger } from "./conditional.ts"
 import { prefersHtml } from "./negotiation.ts"
 import { costOf, makeCallerKey, type QuotaState, rateLimitPolicy, TokenBuckets } from "./quota.ts"
 import { isOversized, MAX_QUERY_BYTES, MAX_QUERY_PARAMETERS, scanQuery } from "./requestSize.ts"
@@ -30,6 +31,12 @@ import { PROBES, routeTemplates } from "./routes.ts"
 
 /** The methods of a CORS preflight's answer (`OPTIONS` itself is not asked for across origins). */
 const ALLOWED = "GET, HEAD"
+
+/**
+ * RFC 9110 15.4.5: the headers of the 200 it stands for that caches need (ETag, Cache-Control,
+ * Vary) and those every response carries; no representation metadata.
+ */
+const NOT_MODIFIED: Own = { status: 304, headers: {}, body: undefined }
 
 const tooMany = renderProblem(
   new TropDeRequetes({ detail: "Le quota de requêtes de cette adresse est épuisé : réessayer après le délai de Retry-After." })
@@ -82,6 +89,8 @@ export interface Exchange {
   readonly label: string
   readonly vary: string
   readonly negotiated: Negotiated
+  /** Another representation of the URI chosen by a request header (`html` for `GET /` as a page), or empty. */
+  readonly variant: string
   readonly etag: string | undefined
   readonly quota: QuotaState | undefined
   readonly verdict: Verdict
@@ -91,6 +100,8 @@ export interface Exchange {
   readonly problem: ProblemeApi | undefined
   /** `preflight`: the headers it asks for. */
   readonly requestedHeaders: string | undefined
+  /** `If-None-Match: *`: a success executed for it is answered 304 (`executed`). */
+  readonly wildcard: boolean
 }
 
 type Deciding = { -readonly [K in keyof Exchange]: Exchange[K] }
@@ -118,12 +129,15 @@ export class Gatekeeper {
   /** False when every request must go through the pipeline (debug logging writes a line per request). */
   readonly frontDoorOpen: boolean
 
-  /** `store`: where the buckets live when the quota is on (a shared one), else in this process. */
-  constructor(settings: ServerSettings, data: DatasetData, clock: Clock.Clock, frontDoorOpen: boolean, store?: QuotaStore) {
+  /**
+   * `release`: the API version and build that seed the ETags with the data's fingerprint; `store`:
+   * where the buckets live when the quota is on (a shared one), else in this process.
+   */
+  constructor(settings: ServerSettings, data: DatasetData, release: ReleaseInfo, clock: Clock.Clock, frontDoorOpen: boolean, store?: QuotaStore) {
     this.data = data
     this.clock = clock
     this.hasData = data.size > 0
-    this.etagOf = makeEtagger(data.provenance.fingerprint, data.provenance.ingestedAt)
+    this.etagOf = makeEtagger(data.provenance.fingerprint, data.provenance.ingestedAt, release)
     this.callerKey = makeCallerKey(settings.trustedProxies)
     this.quota = settings.rateLimitRate > 0 ? (store ?? new TokenBuckets(settings.rateLimitRate, settings.rateLimitBurst)) : undefined
     this.policy = this.quota === undefined ? undefined : rateLimitPolicy(settings.rateLimitRate, settings.rateLimitBurst)
@@ -150,12 +164,14 @@ export class Gatekeeper {
       label: route ?? "unmatched",
       vary,
       negotiated,
+      variant: "",
       etag: undefined,
       quota: undefined,
       verdict: "route",
       kept: undefined,
       problem: undefined,
-      requestedHeaders: undefined
+      requestedHeaders: undefined,
+      wildcard: false
     }
     const problem = targetProblem(url, this.templateOf)
     if (method === "OPTIONS" && route !== undefined && problem === undefined) {
@@ -174,6 +190,7 @@ export class Gatekeeper {
       ? "quota-degraded"
       : ""
     const etag = representable ? this.etagOf(url, negotiated.coding, variant) : undefined
+    exchange.variant = variant
     exchange.etag = etag
     if (problem !== undefined) {
       const charged = quota?.take(key, 1, now)
@@ -185,6 +202,8 @@ export class Gatekeeper {
 
     const ifNoneMatch = etag === undefined ? undefined : headerOf(headers, "if-none-match")
     const notModified = ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, etag!)
+    // `*` matches only a current representation: a kept one, or the success the route answers.
+    exchange.wildcard = ifNoneMatch !== undefined && isWildcard(ifNoneMatch)
     let state: QuotaState | undefined
     if (quota !== undefined) {
       state = quota.take(key, notModified ? 1 : costOf(route, scan, this.data), now)
@@ -192,7 +211,8 @@ export class Gatekeeper {
     }
     if (notModified) return settle(exchange, "notModified", state)
     if (etag !== undefined && this.cache.enabled) {
-      const kept = this.cache.get(etag)
+      const kept = this.cache.get(etag, url, negotiated.coding, variant)
+      if (kept !== undefined && exchange.wildcard) return settle(exchange, "notModified", state)
       if (kept !== undefined) {
         exchange.kept = kept
         return settle(exchange, "cached", state)
@@ -213,9 +233,7 @@ export class Gatekeeper {
       case "cached":
         return withRateLimit(exchange.kept!, exchange.quota)
       case "notModified":
-        // RFC 9110 15.4.5: the headers of the 200 it stands for that caches need (ETag,
-        // Cache-Control, Vary) and those every response carries; no representation metadata.
-        return this.shaped(exchange, { status: 304, headers: {}, body: undefined })
+        return this.shaped(exchange, NOT_MODIFIED)
       case "preflight": {
         const requested = exchange.requestedHeaders
         return this.shaped(exchange, {
@@ -246,13 +264,17 @@ export class Gatekeeper {
    * representation worth keeping: a success (an error is cheap to recompute, and random URIs must
    * not churn the cache) asked for before (`ResponseCache.wants`), its bytes in a buffer of their
    * own (a view would keep its whole backing buffer alive), without the caller's `RateLimit`.
+   * A success asked for with `If-None-Match: *` is answered 304: the representation exists.
    */
   executed(exchange: Exchange, own: Own): Answer {
     const shaped = shapeAnswer(exchange, this.policy, own.status, own.headers, own.body)
-    if (exchange.etag !== undefined && shaped.status >= 200 && shaped.status < 300 && shaped.body !== undefined && this.cache.wants(exchange.etag)) {
+    const success = shaped.status >= 200 && shaped.status < 300
+    if (exchange.etag !== undefined && success && shaped.body !== undefined && this.cache.wants(exchange.etag)) {
       const exact = exactBody(shaped.body)
-      this.cache.set(exchange.etag, exact === shaped.body ? shaped : { ...shaped, body: exact }, exact)
+      const { url, negotiated, variant } = exchange
+      this.cache.set(exchange.etag, url, negotiated.coding, variant, exact === shaped.body ? shaped : { ...shaped, body: exact }, exact)
     }
+    if (success && exchange.wildcard) return this.shaped(exchange, NOT_MODIFIED)
     return withRateLimit(shaped, exchange.quota)
   }
 
@@ -278,15 +300,16 @@ const isDebug = (level: LogLevel.LogLevel): boolean => LogLevel.isGreaterThanOrE
 
 /** The server's one `Gatekeeper`, shared by the front door and the pipeline. */
 export class Admission extends Context.Service<Admission, Gatekeeper>()("@equides/server/Admission") {
-  static readonly layer: Layer.Layer<Admission, never, Settings | Dataset | Telemetry> = Layer.effect(
+  static readonly layer: Layer.Layer<Admission, never, Settings | Dataset | Release | Telemetry> = Layer.effect(
     Admission,
     Effect.gen(function*() {
       const settings = yield* Settings
       const data = yield* Dataset
+      const release = yield* Release
       const registry = yield* Telemetry
       const clock = yield* Effect.clockWith(Effect.succeed)
       const store = Option.getOrUndefined(yield* Effect.serviceOption(Quota))
-      const gatekeeper = new Gatekeeper(settings, data, clock, !isDebug(yield* References.MinimumLogLevel), store)
+      const gatekeeper = new Gatekeeper(settings, data, release, clock, !isDebug(yield* References.MinimumLogLevel), store)
       const { cache, quota } = gatekeeper
       registry.datasetRows = data.size
       registry.gauge("equides_response_cache_bytes", "Bytes held by the response cache.", () => cache.bytes)

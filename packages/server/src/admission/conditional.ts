@@ -1,14 +1,19 @@
 /**
  * Validators before execution (spec, Caching; design 3). The ETag of a response is known before
- * the handler runs, because the data never changes while the process lives: it is a hash of the
- * dataset's fingerprint (`empreinte_source` and `ingere_le`), the request's path and query as
- * received, the negotiated content-coding and, for `GET /` only, the negotiated media type (HTML
- * or JSON). So `If-None-Match` is compared before anything is executed.
+ * the handler runs, because neither the data nor the code changes while the process lives: it is
+ * a hash of the dataset's fingerprint (`empreinte_source` and `ingere_le`), the release (API
+ * version and build id, `release.ts`: the same URI on the same data may be written otherwise by
+ * another build), the request's path and query as received, the negotiated content-coding and,
+ * for `GET /` only, the negotiated media type (HTML or JSON). So `If-None-Match` is compared
+ * before anything is executed.
  *
  * The hash is fast and non-cryptographic (64 bits from two 32-bit multiply-xor lanes, cyrb53's
- * mixing), seeded once with the fingerprint: per request it costs one pass over the URI. A
- * collision would only matter between two representations of the same URI (caches key by URI).
+ * mixing), seeded once with the fingerprint and the release: per request it costs one pass over
+ * the URI. A collision would only matter between two representations of the same URI (caches key
+ * by URI; the response cache checks the URI too).
  */
+import type { ReleaseInfo } from "../release.ts"
+
 
 const seedLanes = (text: string): readonly [number, number] => {
   let h1 = 0xdeadbeef
@@ -32,12 +37,12 @@ const hex8 = (n: number): string =>
   HEX_PAIRS[n >>> 24]! + HEX_PAIRS[(n >>> 16) & 0xff]! + HEX_PAIRS[(n >>> 8) & 0xff]! + HEX_PAIRS[n & 0xff]!
 
 /**
- * An ETag maker for one dataset: `(uri, coding, variant)` → a strong ETag (`"<16 hex digits>"`).
- * `variant` tells apart representations of one URI chosen by other request headers (`html` for
- * `GET /` served as a page; empty otherwise).
+ * An ETag maker for one dataset served by one release: `(uri, coding, variant)` → a strong ETag
+ * (`"<16 hex digits>"`). `variant` tells apart representations of one URI chosen by other request
+ * headers (`html` for `GET /` served as a page; empty otherwise).
  */
-export const makeEtagger = (fingerprint: string, ingestedAt: string) => {
-  const [s1, s2] = seedLanes(`${fingerprint}\u0000${ingestedAt}\u0000`)
+export const makeEtagger = (fingerprint: string, ingestedAt: string, release: ReleaseInfo) => {
+  const [s1, s2] = seedLanes(`${fingerprint}\u0000${ingestedAt}\u0000${release.version}\u0000${release.build}\u0000`)
   return (uri: string, coding: string, variant: string): string => {
     let h1 = s1
     let h2 = s2
@@ -59,9 +64,16 @@ export const makeEtagger = (fingerprint: string, ingestedAt: string) => {
 }
 
 /**
- * Whether `If-None-Match` matches `etag` (RFC 9110 13.1.2): `*` matches any current
- * representation; otherwise a list of entity tags compared with the weak comparison (a `W/`
- * prefix is ignored on either side). A malformed member never matches.
+ * Whether `If-None-Match` is `*` (RFC 9110 13.1.2), which matches any *current* representation:
+ * an unknown id or path has none (its answer is a 404), and that is known only once the request
+ * is answered, so admission leaves it to the answer (`Gatekeeper.executed`) or to a kept one.
+ */
+export const isWildcard = (header: string): boolean => header === "*" || (header.includes("*") && header.trim() === "*")
+
+/**
+ * Whether `If-None-Match` lists an entity tag that matches `etag` (RFC 9110 13.1.2), compared
+ * with the weak comparison (a `W/` prefix is ignored on either side). A malformed member never
+ * matches; `*` is not an entity tag (see `isWildcard`).
  */
 export const ifNoneMatchMatches = (header: string, etag: string): boolean => {
   if (header === etag) return true
@@ -73,12 +85,6 @@ export const ifNoneMatchMatches = (header: string, etag: string): boolean => {
     let c = header.charCodeAt(i)
     while (i < n && (c === 0x20 || c === 0x09 || c === 0x2c)) c = header.charCodeAt(++i)
     if (i >= n) break
-    if (c === 0x2a /* * */) {
-      let j = i + 1
-      while (j < n && (header.charCodeAt(j) === 0x20 || header.charCodeAt(j) === 0x09)) j++
-      if (j >= n || header.charCodeAt(j) === 0x2c) return true
-      return false
-    }
     if (header.startsWith("W/", i)) i += 2
     if (header.charCodeAt(i) !== 0x22 /* " */) return false
     const start = i

@@ -32,7 +32,8 @@ import {
   MIN_REPARTITION_LIMITE,
   MIN_SUGGEST_LIMITE,
   PEDIGREE_GENERATIONS_DEFAUT,
-  PEDIGREE_GENERATIONS_MAX
+  PEDIGREE_GENERATIONS_MAX,
+  readInt
 } from "@equides/domain"
 import { IpNetwork, NetAddress } from "effect/net"
 import { Result } from "effect"
@@ -216,9 +217,10 @@ export const ROW_BYTES = {
   consanguinite: 700
 } as const
 
+/** `raw` read as the decoder reads it (`readInt`), within [min, max]; `fallback` when absent or refused. */
 const intOr = (raw: string | undefined, fallback: number, min: number, max: number): number => {
-  if (raw === undefined || !/^[0-9]{1,9}$/.test(raw)) return fallback
-  return Math.min(max, Math.max(min, Number(raw)))
+  const value = raw === undefined ? undefined : readInt(raw)
+  return value === undefined ? fallback : Math.min(max, Math.max(min, value))
 }
 
 /**

@@ -32,10 +32,10 @@ describe("ResponseCache", () => {
         const key = String(operation.key)
         const found = model.findIndex((entry) => entry.key === key)
         if (operation.kind === "get") {
-          assert.strictEqual(cache.get(key), found < 0 ? undefined : operation.key)
+          assert.strictEqual(cache.get(key, key, "", ""), found < 0 ? undefined : operation.key)
           if (found >= 0) model = [...model.filter((entry) => entry.key !== key), model[found]]
         } else {
-          cache.set(key, operation.key, bodyOf(operation.length))
+          cache.set(key, key, "", "", operation.key, bodyOf(operation.length))
           if (found < 0) {
             model.push({ key, bytes: operation.length + ENTRY_OVERHEAD })
             while (model.reduce((sum, entry) => sum + entry.bytes, 0) > budget) model.shift()
@@ -44,32 +44,48 @@ describe("ResponseCache", () => {
         assert.strictEqual(cache.size, model.length)
         assert.strictEqual(cache.bytes, model.reduce((sum, entry) => sum + entry.bytes, 0))
       }
-      for (const entry of model) assert.strictEqual(cache.get(entry.key), Number(entry.key))
+      for (const entry of model) assert.strictEqual(cache.get(entry.key, entry.key, "", ""), Number(entry.key))
     }))
   })
 
   it("counts the buffer a body keeps alive, and keeps nothing above a sixteenth of the budget", () => {
     const cache = new ResponseCache<string>(16 * (20_000 + ENTRY_OVERHEAD))
     const view = new Uint8Array(new ArrayBuffer(20_000), 100, 800)
-    cache.set("view", "view", view)
+    cache.set("view", "/view", "", "", "view", view)
     assert.strictEqual(cache.bytes, 20_000 + ENTRY_OVERHEAD)
     const exact = exactBody(view)
     assert.strictEqual(exact.buffer.byteLength, 800)
     assert.deepStrictEqual(exact, view)
     const owned = bodyOf(50)
     assert.strictEqual(exactBody(owned), owned)
-    cache.set("too big", "too big", bodyOf(20_001))
-    assert.strictEqual(cache.get("too big"), undefined)
+    cache.set("too big", "/too-big", "", "", "too big", bodyOf(20_001))
+    assert.strictEqual(cache.get("too big", "/too-big", "", ""), undefined)
     assert.strictEqual(cache.size, 1)
   })
 
   it("is off with a budget of 0", () => {
     const cache = new ResponseCache<string>(0)
-    cache.set("a", "a", bodyOf(1))
+    cache.set("a", "/a", "", "", "a", bodyOf(1))
     assert.isFalse(cache.enabled)
-    assert.strictEqual(cache.get("a"), undefined)
+    assert.strictEqual(cache.get("a", "/a", "", ""), undefined)
     assert.isFalse(cache.wants("a"))
     assert.isFalse(cache.wants("a"))
+  })
+
+  it("answers a hit only for the URI, coding and variant the response was kept for (a 64-bit ETag can collide)", () => {
+    const cache = new ResponseCache<string>(1024 * 1024)
+    const etag = "\"0123456789abcdef\""
+    cache.set(etag, "/v1/equides?race=arabe", "gzip", "", "arabe gzip", bodyOf(10))
+    assert.strictEqual(cache.get(etag, "/v1/equides?race=arabe", "gzip", ""), "arabe gzip")
+    // Another URI, coding or variant whose ETag happens to be the same: not this response.
+    assert.isUndefined(cache.get(etag, "/v1/equides?race=barbe", "gzip", ""))
+    assert.isUndefined(cache.get(etag, "/v1/equides?race=arabe", "br", ""))
+    assert.isUndefined(cache.get(etag, "/v1/equides?race=arabe", "gzip", "html"))
+    assert.strictEqual(cache.hits, 1)
+    // The colliding representation is not kept over the first one.
+    cache.set(etag, "/v1/equides?race=barbe", "gzip", "", "barbe gzip", bodyOf(10))
+    assert.strictEqual(cache.get(etag, "/v1/equides?race=arabe", "gzip", ""), "arabe gzip")
+    assert.isUndefined(cache.get(etag, "/v1/equides?race=barbe", "gzip", ""))
   })
 
   it("wants a representation on its second offer, and not while it holds one", () => {
@@ -77,7 +93,7 @@ describe("ResponseCache", () => {
     assert.isFalse(cache.wants("\"a\""))
     assert.isFalse(cache.wants("\"b\""))
     assert.isTrue(cache.wants("\"a\""))
-    cache.set("\"a\"", "a", bodyOf(1))
+    cache.set("\"a\"", "/a", "", "", "a", bodyOf(1))
     assert.isFalse(cache.wants("\"a\""))
     assert.isTrue(cache.wants("\"b\""))
   })

@@ -1,8 +1,11 @@
 /**
  * Responses kept by ETag (design 2.0: "cache compressed bodies per ETag"). An ETag names exactly
- * one representation (dataset, URI, coding, media type), and the data never changes while the
- * process lives, so a kept response is valid until the process ends: a request whose ETag is here
- * is answered from memory, without running the handler (and without compressing again).
+ * one representation (dataset, build, URI, coding, media type), and the data never changes while
+ * the process lives, so a kept response is valid until the process ends: a request whose ETag is
+ * here is answered from memory, without running the handler (and without compressing again). The
+ * ETag is a 64-bit non-cryptographic hash whose seed is public (`conditional.ts`), so two URIs
+ * could share one: an entry also holds the URI, coding and variant it was kept for, and a hit
+ * for another is a miss (one string comparison, on a hit only).
  *
  * Only successes are kept (an error is cheap to recompute, and random URIs must not churn the
  * cache), and only from their second request on (`doorkeeper.ts`: traffic that never repeats
@@ -23,6 +26,10 @@ import { Doorkeeper } from "./doorkeeper.ts"
 
 interface Entry<A> {
   readonly key: string
+  /** What the response represents: the request target, the content-coding, the variant. */
+  readonly uri: string
+  readonly coding: string
+  readonly variant: string
   readonly value: A
   readonly bytes: number
   /** Toward the least recently used. */
@@ -77,9 +84,10 @@ export class ResponseCache<A> {
     return this.entries.size
   }
 
-  get(etag: string): A | undefined {
+  /** The response kept for `etag`, when it was kept for this URI, coding and variant. */
+  get(etag: string, uri: string, coding: string, variant: string): A | undefined {
     const entry = this.entries.get(etag)
-    if (entry === undefined) return undefined
+    if (entry === undefined || entry.uri !== uri || entry.coding !== coding || entry.variant !== variant) return undefined
     this.hits++
     if (entry !== this.newest) {
       this.unlink(entry)
@@ -97,13 +105,14 @@ export class ResponseCache<A> {
   }
 
   /**
-   * Keeps `value`, a response whose body is `body` (which must own its buffer: see `exactBody`),
-   * unless it would take more than a sixteenth of the cache.
+   * Keeps `value`, the response to `uri` in `coding` and `variant` whose body is `body` (which must
+   * own its buffer: see `exactBody`), unless it would take more than a sixteenth of the cache or
+   * the cache holds a response for `etag` already (the same one, or another URI's that collides).
    */
-  set(etag: string, value: A, body: Uint8Array): void {
+  set(etag: string, uri: string, coding: string, variant: string, value: A, body: Uint8Array): void {
     const bytes = body.buffer.byteLength + ENTRY_OVERHEAD
     if (!this.enabled || bytes > this.maxBytes / 16 || this.entries.has(etag)) return
-    const entry: Entry<A> = { key: etag, value, bytes, older: undefined, newer: undefined }
+    const entry: Entry<A> = { key: etag, uri, coding, variant, value, bytes, older: undefined, newer: undefined }
     this.entries.set(etag, entry)
     this.append(entry)
     this.used += bytes

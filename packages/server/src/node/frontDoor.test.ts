@@ -10,6 +10,7 @@ import { Effect, Layer } from "effect"
 import { HttpServerResponse } from "effect/http"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Admission, admittedAt, type Gatekeeper } from "../admission/Gatekeeper.ts"
+import { Release } from "../release.ts"
 import { settingsLayer } from "../config.ts"
 import type { DirectLane } from "../execution/directLane.ts"
 import { makeFrontDoor } from "./frontDoor.ts"
@@ -21,7 +22,7 @@ import { parsePrometheus, sampleValue } from "../testing/prometheus.ts"
 
 const environment = Layer.provideMerge(
   Admission.layer,
-  Layer.mergeAll(settingsLayer({ rateLimitRate: 10, rateLimitBurst: 100, metrics: undefined }), Telemetry.layer, fromRecords(FAMILY))
+  Layer.mergeAll(settingsLayer({ rateLimitRate: 10, rateLimitBurst: 100, metrics: undefined }), Telemetry.layer, fromRecords(FAMILY), Release.layer)
 )
 
 interface Written {
@@ -62,7 +63,7 @@ const keep = (gatekeeper: Gatekeeper, url: string, text: string) => {
   const etag = gatekeeper.admit("GET", url, {}, "198.51.100.1").etag ?? ""
   const response = HttpServerResponse.text(text, { headers: { etag, "cache-control": CACHE_POLICY } })
   const body = new TextEncoder().encode(text)
-  gatekeeper.cache.set(etag, { status: 200, headers: response.headers, body }, body)
+  gatekeeper.cache.set(etag, url, "identity", "", { status: 200, headers: response.headers, body }, body)
   return etag
 }
 

@@ -23,6 +23,7 @@ import { DEFAULT_SETTINGS, logLevelConfig, serverConfig, Settings } from "../con
 import { makeDirectLane } from "../execution/directLane.ts"
 import { Executor, QueryThreads } from "../execution/Executor.ts"
 import { quotaLayer } from "../admission/redisQuota.ts"
+import { Release } from "../release.ts"
 import { type FrontDoor, makeFrontDoor } from "./frontDoor.ts"
 import { MetricsListenerLive } from "../metrics.ts"
 import { StatsHandlers } from "../handlers/stats.ts"
@@ -185,7 +186,7 @@ export const makeServerLive = (stats: typeof StatsHandlers = StatsHandlers) =>
     )
     const api = HttpRouter.serve(makeApp(stats), { routerConfig: ROUTER_CONFIG, disableLogger: true }).pipe(
       Layer.provide(publicListener({ port: settings.port, host: settings.host, gracefulShutdownTimeout: SHUTDOWN_GRACE })),
-      Layer.provide(Admission.layer.pipe(Layer.provide(quotaLayer(settings)))),
+      Layer.provide(Admission.layer.pipe(Layer.provide(Layer.merge(quotaLayer(settings), Release.layer)))),
       // Provided after the listener, so built before it: the query workers are ready when it opens.
       Layer.provide(Executor.layer),
       // Provided last, so built first: the listener opens only once the data is in memory.

@@ -7,6 +7,7 @@ import { fromRecords } from "@equides/domain"
 import { Effect, Layer, Logger } from "effect"
 import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { Admission } from "../admission/Gatekeeper.ts"
+import { Release } from "../release.ts"
 import { settingsLayer } from "../config.ts"
 import { ROUTER_CONFIG } from "../admission/routes.ts"
 import { PipelineLive } from "./Pipeline.ts"
@@ -23,7 +24,7 @@ const routes = Layer.mergeAll(
   PipelineLive
 ).pipe(
   Layer.provide(Admission.layer),
-  Layer.provide([settingsLayer({ rateLimitRate: 0, metrics: undefined }), Telemetry.layer, fromRecords(FAMILY)]),
+  Layer.provide([settingsLayer({ rateLimitRate: 0, metrics: undefined }), Telemetry.layer, fromRecords(FAMILY), Release.layer]),
   // The defect's log line is kept here (and checked), not printed: merged, so requests run with it.
   Layer.provideMerge(Logger.layer([Logger.make(({ logLevel, message }) => logged.push(`${logLevel} ${String(message)}`))]))
 )

@@ -14,6 +14,7 @@ import { parseTrustedProxies, type ServerSettings, settingsLayer } from "../conf
 import { Executor } from "../execution/Executor.ts"
 import type { StatsHandlers } from "../handlers/stats.ts"
 import { publicListener } from "../node/server.ts"
+import { Release, type ReleaseInfo } from "../release.ts"
 import { Telemetry } from "../telemetry.ts"
 
 // A test server over a given Dataset, and raw HTTP calls against it.
@@ -48,6 +49,8 @@ export interface TestServerOptions {
   readonly executor?: typeof Executor.layer
   /** `false`: no front door, every request through the pipeline. */
   readonly frontDoor?: boolean
+  /** The release the ETags are seeded with, instead of this build's own (another build, another version). */
+  readonly release?: ReleaseInfo
 }
 
 /**
@@ -58,6 +61,7 @@ export const testServer = <E>(dataset: Layer.Layer<Dataset, E>, options: TestSer
   HttpRouter.serve(makeApp(options.stats), { disableLogger: true, disableListenLog: true, routerConfig: ROUTER_CONFIG }).pipe(
     Layer.provideMerge(nodeTestServer(options.frontDoor ?? true)),
     Layer.provideMerge(Admission.layer),
+    Layer.provide(options.release === undefined ? Release.layer : Layer.succeed(Release, options.release)),
     Layer.provide(options.executor ?? Executor.layer),
     Layer.provide(dataset),
     Layer.provideMerge(Layer.mergeAll(settingsLayer({ ...TEST_SETTINGS, ...options.settings }), Telemetry.layer))
