@@ -23,6 +23,7 @@ import { DEFAULT_SETTINGS, logLevelConfig, serverConfig, Settings } from "../con
 import { makeDirectLane } from "../execution/directLane.ts"
 import { Executor, QueryThreads } from "../execution/Executor.ts"
 import { quotaLayer } from "../admission/redisQuota.ts"
+import { reportDefectWith } from "./defects.ts"
 import { type FrontDoor, makeFrontDoor } from "./frontDoor.ts"
 import { MetricsListenerLive } from "../metrics.ts"
 import { StatsHandlers } from "../handlers/stats.ts"
@@ -139,7 +140,9 @@ export const makeNodeServer = (frontDoor?: FrontDoor): Server => new PublicServe
  */
 export const publicListener = (options: NodeHttpServer.Options, frontDoor = true) =>
   Layer.unwrap(Effect.gen(function*() {
-    const door = frontDoor ? makeFrontDoor(yield* Admission, yield* Telemetry, makeDirectLane(yield* Dataset)) : undefined
+    const door = frontDoor
+      ? makeFrontDoor(yield* Admission, yield* Telemetry, makeDirectLane(yield* Dataset), undefined, reportDefectWith(yield* Effect.context<never>()))
+      : undefined
     return NodeHttpServer.layer(() => makeNodeServer(door), options)
   }))
 
