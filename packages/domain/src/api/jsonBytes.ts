@@ -136,8 +136,17 @@ export class Writer {
   }
 }
 
-/** The one writer of this thread: a body is taken before the next one is written. */
-export const writer = new Writer()
+const threadWriter = new Writer()
+
+/**
+ * The one writer of this thread, emptied: every body starts from it. Emptied here rather than
+ * trusted to the last body's `take()`: a body that threw midway left its bytes, and the next body
+ * would have followed them (invalid JSON under a 200, and kept by the response cache).
+ */
+export const emptyWriter = (): Writer => {
+  threadWriter.length = 0
+  return threadWriter
+}
 
 /** Encoded byte strings by code, for each owner (a column, a dataset), filled on first use. */
 type Encodings<K extends WeakKey> = WeakMap<K, Array<Uint8Array | undefined>>
