@@ -11,6 +11,7 @@ import { Context, Effect, Exit, Fiber, Layer } from "effect"
 import fc from "fast-check"
 import { Telemetry } from "../telemetry.ts"
 import { FAMILY } from "../testing/family.ts"
+import { parsePrometheus, sampleValue } from "../testing/prometheus.ts"
 import { call, testServer } from "../testing/server.ts"
 import { realSleep } from "../testing/time.ts"
 import { Executor, type ExecutorShape } from "./Executor.ts"
@@ -82,15 +83,19 @@ describe("Executor", () => {
 
 describe("a worker that dies", () => {
   const crashing = Executor.pool(1, { url: new URL("./crashingQueryWorker.fixture.ts", import.meta.url) })
-  layer(crashing.pipe(Layer.provide(Layer.mergeAll(dataset, Telemetry.layer))), { timeout: 30_000 })((it) => {
-    it.effect("fails the execution it held as a defect and is replaced", () =>
+  layer(crashing.pipe(Layer.provideMerge(Layer.mergeAll(dataset, Telemetry.layer))), { timeout: 30_000 })((it) => {
+    it.effect("fails the execution it held as a defect and is replaced, counted as a restart", () =>
       Effect.gen(function*() {
         const executor = yield* Executor
+        const restarts = () => sampleValue(parsePrometheus(registry.render()), "equides_query_worker_restarts_total", {})
+        const registry = yield* Telemetry
+        assert.strictEqual(restarts(), 0)
         const suggest = (q: string): Execution => ({ endpoint: "suggest", query: { q, limite: 5 } as SearchQuery })
         const crashed = yield* Effect.exit(executor.answer(suggest("crash")))
         assert.isTrue(Exit.hasDies(crashed), String(crashed))
         const after = yield* executor.answer(suggest(RECORDS[0].nom ?? "a"))
         assert.include(new TextDecoder().decode(after), "resultats")
+        assert.strictEqual(restarts(), 1)
       }))
   })
 })
