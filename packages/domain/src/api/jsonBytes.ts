@@ -98,10 +98,8 @@ export class Writer {
   /** String `i` of `arena` as a JSON string: its UTF-8 bytes with `JSON.stringify`'s escapes. */
   arenaString(arena: StringArena, i: number): void {
     const source = arena.bytes
-    let start = arena.offsets[i]
+    const start = arena.offsets[i]
     const end = arena.offsets[i + 1]
-    // As `arenaGet` reads it: `TextDecoder` drops a leading byte order mark.
-    if (end - start >= 3 && source[start] === 0xef && source[start + 1] === 0xbb && source[start + 2] === 0xbf) start += 3
     this.reserve(6 * (end - start) + 2)
     const buffer = this.buffer
     let at = this.length
