@@ -1,13 +1,29 @@
 /**
- * Where queries run: the pool of worker threads answers every execution with the very bytes the
- * server's own thread makes (and refuses the same parameters the same way); with slow workers,
+ * Where queries run: the pool of worker threads and the server's own thread answer every execution
+ * with the bytes HttpApi would write for the query's value (and refuse the same parameters the same
+ * way); with slow workers,
  * what needs no execution (probes, 304s) is answered while the queries still run, and requests that
  * cannot start within their deadline get a 503 with `Retry-After`.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { type Execution, fromRecords, type ListQuery, type RepartitionQuery, REPARTITION_DIMENSIONS, type SearchQuery, TRIS } from "@equides/domain"
+import {
+  Dataset,
+  type DatasetData,
+  type Execution,
+  fromRecords,
+  type InvalidParameter,
+  type ListQuery,
+  PageEquides,
+  Repartition,
+  type RepartitionQuery,
+  REPARTITION_DIMENSIONS,
+  type SearchQuery,
+  Suggestions,
+  TRIS
+} from "@equides/domain"
+import { listAnswer, repartitionAnswer, suggestAnswer } from "@equides/domain/answers"
 import { filterInputArbitrary, syntheticRecords } from "@equides/domain/testing"
-import { Context, Effect, Exit, Fiber, Layer } from "effect"
+import { Context, Effect, Exit, Fiber, Layer, Result, Schema } from "effect"
 import fc from "fast-check"
 import { Telemetry } from "../telemetry.ts"
 import { FAMILY } from "../testing/family.ts"
@@ -56,23 +72,41 @@ const outcomeOf = (executor: ExecutorShape, execution: Execution) =>
     onFailure: ({ parametre, detail, indice }) => ({ refused: { parametre, detail, indice } })
   })
 
+/**
+ * What HttpApi would write for an execution, made here without `answer` (its byte writers and
+ * encoders): the query's value encoded by the endpoint's success schema, as JSON.
+ */
+const referenceOf = (data: DatasetData, execution: Execution) => {
+  const encoded: Result.Result<unknown, InvalidParameter> = execution.endpoint === "list"
+    ? Result.map(listAnswer(data, execution.query, execution.url), Schema.encodeSync(PageEquides))
+    : execution.endpoint === "suggest"
+    ? Result.map(suggestAnswer(data, execution.query), Schema.encodeSync(Suggestions))
+    : Result.map(repartitionAnswer(data, execution.query), Schema.encodeSync(Repartition))
+  return Result.isSuccess(encoded)
+    ? { body: JSON.stringify(encoded.success) }
+    : { refused: { parametre: encoded.failure.parametre, detail: encoded.failure.detail, indice: encoded.failure.indice } }
+}
+
 describe("Executor", () => {
   const both = Layer.mergeAll(
     Layer.effect(Inline, executor).pipe(Layer.provide(Executor.inline)),
     Layer.effect(Pooled, executor).pipe(Layer.provide(Executor.pool(2)))
-  ).pipe(Layer.provide(Layer.mergeAll(dataset, Telemetry.layer)))
+  ).pipe(Layer.provideMerge(Layer.mergeAll(dataset, Telemetry.layer)))
 
   layer(both, { timeout: 60_000 })((it) => {
-    it.effect("a pool of workers answers byte for byte what the server's thread answers", () =>
+    it.effect("a pool of workers and the server's thread answer byte for byte what the schemas write for the query's value", () =>
       Effect.gen(function*() {
         const inline = yield* Inline
         const pooled = yield* Pooled
+        const data = yield* Dataset
         const executions = fc.sample(executionArbitrary, { numRuns: 300, seed: 42 })
         let refused = 0
         for (const execution of executions) {
+          const expected = referenceOf(data, execution)
           const [a, b] = yield* Effect.all([outcomeOf(inline, execution), outcomeOf(pooled, execution)], { concurrency: 2 })
-          assert.deepStrictEqual(b, a, JSON.stringify(execution))
-          if ("refused" in a) refused++
+          assert.deepStrictEqual(a, expected, JSON.stringify(execution))
+          assert.deepStrictEqual(b, expected, JSON.stringify(execution))
+          if ("refused" in expected) refused++
         }
         // The sample covers both outcomes.
         assert.isAbove(refused, 0)
