@@ -90,9 +90,8 @@ export const makeFrontDoor = (
   const runLane = (lane: DirectLane, exchange: Exchange, request: IncomingMessage, response: ServerResponse, handOn: () => void): void => {
     // The client left while the lookup waited for its turn.
     if (response.destroyed) return
-    let own
     try {
-      own = lane(exchange.method, exchange.route, exchange.url)
+      const own = lane(exchange.method, exchange.route, exchange.url)
       if (own !== undefined) {
         write(exchange, gatekeeper.executed(exchange, own), response)
         return
