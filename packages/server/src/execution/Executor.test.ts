@@ -24,6 +24,7 @@ import {
 import { listAnswer, repartitionAnswer, suggestAnswer } from "@equides/domain/answers"
 import { filterInputArbitrary, syntheticRecords } from "@equides/domain/testing"
 import { Context, Effect, Exit, Fiber, Layer, Result, Schema } from "effect"
+import { TestClock } from "effect/testing"
 import fc from "fast-check"
 import { Telemetry } from "../telemetry.ts"
 import { FAMILY } from "../testing/family.ts"
@@ -134,27 +135,30 @@ describe("a worker that dies", () => {
   })
 })
 
-const slowPool = (delayMs: number, size = 1) =>
-  Executor.pool(size, { url: new URL("./slowQueryWorker.fixture.ts", import.meta.url), data: { delayMs } })
+/**
+ * One worker whose executions each wait for a permit the test grants (`grant`): whatever is
+ * answered before, did not wait for a query, however slow the machine.
+ */
+const gatedPool = () => {
+  const permits = new Int32Array(new SharedArrayBuffer(4))
+  const grant = (count: number) =>
+    Effect.sync(() => {
+      Atomics.add(permits, 0, count)
+      Atomics.notify(permits, 0)
+    })
+  return { grant, layer: Executor.pool(1, { url: new URL("./gatedQueryWorker.fixture.ts", import.meta.url), data: { permits } }) }
+}
 
-/** `GET path`, answered at some point: its status, `Retry-After` and when it completed. */
-const timed = (path: string, headers: Record<string, string> = {}) =>
-  Effect.map(call(path, { headers }), (reply) => ({ status: reply.status, retryAfter: reply.headers["retry-after"], at: performance.now() }))
+/** A gauge of the metrics registry, read now. */
+const gaugeOf = (registry: Telemetry["Service"]) => (name: string) => sampleValue(parsePrometheus(registry.render()), name) ?? 0
 
 describe("isolation", () => {
-  // The worker's executions wait until the test opens the gate: whatever is answered before, did
-  // not wait for a query, however slow the machine.
-  const gate = new Int32Array(new SharedArrayBuffer(4))
-  const open = Effect.sync(() => {
-    Atomics.store(gate, 0, 1)
-    Atomics.notify(gate, 0)
-  })
-  const gatedPool = Executor.pool(1, { url: new URL("./slowQueryWorker.fixture.ts", import.meta.url), data: { gate } })
-  layer(testServer(fromRecords(FAMILY), { executor: gatedPool, settings: { responseCacheBytes: 0 } }), { timeout: 30_000, excludeTestServices: true })((it) => {
+  const { grant, layer: pool } = gatedPool()
+  const open = grant(1000)
+  layer(testServer(fromRecords(FAMILY), { executor: pool, settings: { responseCacheBytes: 0 } }), { timeout: 30_000, excludeTestServices: true })((it) => {
     it.effect("probes, 304s and unfiltered pages are answered while heavy queries hold every worker", () =>
       Effect.gen(function*() {
-        const registry = yield* Telemetry
-        const gauge = (name: string) => sampleValue(parsePrometheus(registry.render()), name)
+        const gauge = gaugeOf(yield* Telemetry)
         const etag = (yield* call("/v1/stats")).headers["etag"]
         let listsAnswered = false
         const heavy = yield* Effect.forkChild(
@@ -171,7 +175,7 @@ describe("isolation", () => {
         assert.strictEqual(probe.status, 200)
         assert.strictEqual(notModified.status, 304)
         assert.strictEqual(unfiltered.status, 200)
-        assert.isFalse(listsAnswered, "the lists wait for the gate")
+        assert.isFalse(listsAnswered, "the lists wait for their permits")
         assert.strictEqual(gauge("equides_query_workers_busy"), 1)
         yield* open
         const lists = yield* Fiber.join(heavy)
@@ -181,19 +185,27 @@ describe("isolation", () => {
 })
 
 describe("overload", () => {
+  // Deadlines on the TestClock, executions on permits: the outcome is exact, however slow the machine.
+  const { grant, layer: pool } = gatedPool()
   const settings = { maxConcurrency: 1, requestTimeoutMs: 200, responseCacheBytes: 0 }
-  layer(testServer(fromRecords(FAMILY), { executor: slowPool(150), settings }), { timeout: 30_000, excludeTestServices: true })((it) => {
+  layer(testServer(fromRecords(FAMILY), { executor: pool, settings }), { timeout: 30_000 })((it) => {
     it.effect("requests that cannot start within their deadline get a 503 with Retry-After", () =>
       Effect.gen(function*() {
-        const replies = yield* Effect.all(
-          Array.from({ length: 8 }, (_, i) => timed(`/v1/equides?sexe=Femelle&offset=${i}`)),
+        const gauge = gaugeOf(yield* Telemetry)
+        const replies = yield* Effect.forkChild(Effect.all(
+          Array.from({ length: 8 }, (_, i) => call(`/v1/equides?sexe=Femelle&offset=${i}`)),
           { concurrency: "unbounded" }
-        )
-        const statuses = replies.map((reply) => reply.status)
-        assert.include(statuses, 200, statuses.join())
-        assert.include(statuses, 503, statuses.join())
-        for (const reply of replies.filter((reply) => reply.status === 503)) assert.strictEqual(reply.retryAfter, "1")
-        assert.deepStrictEqual([...new Set(statuses)].sort(), [200, 503])
-      }))
+        ))
+        // One holds the only slot and runs in the worker, seven wait for the slot.
+        yield* eventually(() => gauge("equides_query_workers_busy") === 1 && gauge("equides_requests_queued") === 7)
+        // The first query is let through: its request answers, and the next takes the slot and the worker.
+        yield* grant(1)
+        yield* eventually(() => gauge("equides_query_workers_busy") === 1 && gauge("equides_requests_queued") === 6)
+        // Past the deadline: the run in the worker and the six waiters are answered 503 at once.
+        yield* TestClock.adjust("250 millis")
+        const statuses = (yield* Fiber.join(replies)).map((reply) => [reply.status, reply.headers["retry-after"]])
+        assert.deepStrictEqual(statuses.filter(([status]) => status === 200).length, 1, JSON.stringify(statuses))
+        assert.deepStrictEqual(statuses.filter(([status]) => status !== 200), Array(7).fill([503, "1"]), JSON.stringify(statuses))
+      }).pipe(Effect.ensuring(grant(1000))))
   })
 })
