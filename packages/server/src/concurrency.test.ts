@@ -10,7 +10,7 @@ import { TestClock } from "effect/testing"
 import { Gate, watchdogTick } from "./pipeline/concurrency.ts"
 import { Telemetry } from "./telemetry.ts"
 import { FAMILY } from "./testing/family.ts"
-import { instrumentedStats, makeProbe } from "./testing/instrumented.ts"
+import { instrumentedStats, makeProbe, type StatsProbe } from "./testing/instrumented.ts"
 import { parsePrometheus, sampleValue } from "./testing/prometheus.ts"
 import { call, testServer } from "./testing/server.ts"
 import { eventually, realSleep } from "./testing/time.ts"
@@ -21,13 +21,18 @@ const queued = Effect.map(Telemetry.use(Effect.succeed), (registry) => sampleVal
 const unavailable = (reason: string) =>
   Effect.map(Telemetry.use(Effect.succeed), (registry) => sampleValue(parsePrometheus(registry.render()), "equides_http_unavailable_total", { reason }))
 
-/** `count` requests to `path(i)`, fired one after the other (in order), each in its own fiber. */
-const fire = (count: number, path: (i: number) => string) =>
+/**
+ * `count` requests to `path(i)`, each in its own fiber, each sent once the one before has reached
+ * the gate (running its handler, or queued): they arrive in the order sent, however slow the machine.
+ */
+const fire = (count: number, path: (i: number) => string, probe: StatsProbe) =>
   Effect.gen(function*() {
+    const registry = yield* Telemetry
+    const arrived = () => probe.started + (sampleValue(parsePrometheus(registry.render()), "equides_requests_queued") ?? 0)
     const fibers = []
     for (let i = 0; i < count; i++) {
       fibers.push(yield* Effect.forkChild(call(path(i))))
-      yield* realSleep(15)
+      yield* eventually(() => arrived() === i + 1)
     }
     return fibers
   })
@@ -91,9 +96,7 @@ describe("runs longer than the timeout", () => {
     (it) => {
       it.effect("answers 503 to the 8 cut runs and the 2 expired waiters; probes answer meanwhile", () =>
         Effect.gen(function*() {
-          const fibers = yield* fire(10, () => "/v1/stats")
-          yield* eventually(() => probe.started === 8)
-          yield* realSleep(50)
+          const fibers = yield* fire(10, () => "/v1/stats", probe)
           assert.strictEqual(probe.started, 8, "only 8 execute")
           assert.strictEqual(yield* queued, 2)
 
@@ -139,9 +142,8 @@ describe("runs within the timeout", () => {
     (it) => {
       it.effect("12 requests of 1 s: 8 run, then the 4 waiters in FIFO order, all 200", () =>
         Effect.gen(function*() {
-          const fibers = yield* fire(12, (i) => `/v1/stats/repartition?dimension=sexe&limite=${i + 1}`)
-          yield* eventually(() => probe.started === 8)
-          yield* realSleep(50)
+          const fibers = yield* fire(12, (i) => `/v1/stats/repartition?dimension=sexe&limite=${i + 1}`, probe)
+          assert.strictEqual(probe.started, 8)
           assert.strictEqual(yield* queued, 4)
           assert.deepStrictEqual(probe.order, ["1", "2", "3", "4", "5", "6", "7", "8"])
 

@@ -6,7 +6,6 @@
 import { assert, layer } from "@effect/vitest"
 import { fromRecords, operationsOf } from "@equides/domain"
 import { Effect } from "effect"
-import { excerptOf } from "./documentation.ts"
 import { FAMILY } from "./testing/family.ts"
 import { call, testServer } from "./testing/server.ts"
 
@@ -30,9 +29,15 @@ layer(testServer(fromRecords(FAMILY)))("documentation", (it) => {
       for (const { excerpt, url } of examples) {
         const reply = yield* call(url)
         assert.strictEqual(reply.status, 200, url)
+        // The answer as a reader would print it (two-space JSON): its first 16 lines, then `…`
+        // alone on a line when more follow.
+        const full = JSON.stringify(reply.json, null, 2).split("\n")
         const lines = excerpt.split("\n")
-        const shown = lines.at(-1) === "…" ? lines.slice(0, -1) : lines
-        assert.deepStrictEqual(excerptOf(reply.json).split("\n").slice(0, shown.length), shown, url)
+        const elided = lines.at(-1) === "…"
+        const shown = elided ? lines.slice(0, -1) : lines
+        assert.strictEqual(shown.length, Math.min(full.length, 16), url)
+        assert.strictEqual(elided, full.length > 16, url)
+        assert.deepStrictEqual(shown, full.slice(0, shown.length), url)
       }
     }))
 

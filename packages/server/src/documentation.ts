@@ -16,7 +16,7 @@ export const DOCUMENTATION_ROUTE = "/documentation" as const
 const EXCERPT_LINES = 16
 
 /** The first lines of a JSON body, pretty-printed, `…` marking what is left out. */
-export const excerptOf = (body: unknown): string => {
+const excerptOf = (body: unknown): string => {
   const lines = (JSON.stringify(body, null, 2) ?? "null").split("\n")
   return lines.length <= EXCERPT_LINES ? lines.join("\n") : [...lines.slice(0, EXCERPT_LINES), "…"].join("\n")
 }

@@ -1,7 +1,7 @@
 /** Turning errors into problem responses (RFC 9457, `application/problem+json`). */
 import { type InvalidParameter, ParametreInvalide, type ProblemeApi } from "@equides/domain"
 import { Effect } from "effect"
-import { HttpServerRespondable, HttpServerResponse } from "effect/http"
+import { HttpServerRespondable, HttpServerResponse, ProblemDetails } from "effect/http"
 
 /** The query engine's refusal of a parameter, as the API's 400 problem. */
 export const fromInvalidParameter = (error: InvalidParameter): ParametreInvalide =>
@@ -10,6 +10,17 @@ export const fromInvalidParameter = (error: InvalidParameter): ParametreInvalide
     parametre: error.parametre,
     ...(error.indice === undefined ? {} : { indice: error.indice })
   })
+
+/**
+ * A defect's answer, wherever it happened (the pipeline's router, the front door, the direct
+ * lane): a 500 `about:blank` problem that says nothing of the defect, which is logged instead.
+ */
+export const internalError = ProblemDetails.toResponse({
+  type: ProblemDetails.blankType,
+  title: "Internal Server Error",
+  status: 500,
+  detail: "Erreur interne du service."
+})
 
 /** A problem rendered as a response, with extra headers (`Allow`, `Retry-After`…). */
 export const problemResponse = (

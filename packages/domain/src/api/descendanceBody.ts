@@ -19,7 +19,7 @@ import {
   DESCENDANCE_OFFSET_DEFAUT
 } from "../query/descendance.ts"
 import { idOf, nomOf } from "../query/record.ts"
-import { dimensionText, jsonText, utf8, writeIdentity, writer } from "./jsonBytes.ts"
+import { dimensionText, emptyWriter, jsonText, utf8, writeIdentity } from "./jsonBytes.ts"
 
 // A Produit's fixed parts, in the schema's key order.
 const OPEN_PRODUIT = utf8.encode(`{"id":"`)
@@ -40,7 +40,7 @@ export const descendanceBody = (
   const start = data.progeny.offsets[row]
   const end = data.progeny.offsets[row + 1]
   const total = end - start
-  const w = writer
+  const w = emptyWriter()
   // The parent: `id`, then `nom` and `race` when not empty, then `fiche_disponible`.
   w.ascii(`{"parent":{"id":"${idOf(data, row)}"`)
   const nom = nomOf(data, row)

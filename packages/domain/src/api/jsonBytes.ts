@@ -98,10 +98,8 @@ export class Writer {
   /** String `i` of `arena` as a JSON string: its UTF-8 bytes with `JSON.stringify`'s escapes. */
   arenaString(arena: StringArena, i: number): void {
     const source = arena.bytes
-    let start = arena.offsets[i]
+    const start = arena.offsets[i]
     const end = arena.offsets[i + 1]
-    // As `arenaGet` reads it: `TextDecoder` drops a leading byte order mark.
-    if (end - start >= 3 && source[start] === 0xef && source[start + 1] === 0xbb && source[start + 2] === 0xbf) start += 3
     this.reserve(6 * (end - start) + 2)
     const buffer = this.buffer
     let at = this.length
@@ -136,8 +134,17 @@ export class Writer {
   }
 }
 
-/** The one writer of this thread: a body is taken before the next one is written. */
-export const writer = new Writer()
+const threadWriter = new Writer()
+
+/**
+ * The one writer of this thread, emptied: every body starts from it. Emptied here rather than
+ * trusted to the last body's `take()`: a body that threw midway left its bytes, and the next body
+ * would have followed them (invalid JSON under a 200, and kept by the response cache).
+ */
+export const emptyWriter = (): Writer => {
+  threadWriter.length = 0
+  return threadWriter
+}
 
 /** Encoded byte strings by code, for each owner (a column, a dataset), filled on first use. */
 type Encodings<K extends WeakKey> = WeakMap<K, Array<Uint8Array | undefined>>

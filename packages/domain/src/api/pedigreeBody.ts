@@ -11,7 +11,7 @@
  */
 import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
 import { noeudsTheoriques, PEDIGREE_GENERATIONS_DEFAUT, pedigreeDepth } from "../query/pedigree.ts"
-import { utf8, writeIdentity, writer } from "./jsonBytes.ts"
+import { emptyWriter, utf8, writeIdentity } from "./jsonBytes.ts"
 
 // A Noeud's fixed parts, in the schema's key order.
 const OPEN_NOEUD = utf8.encode(`{"id":"`)
@@ -32,7 +32,7 @@ export const pedigreeBody = (data: DatasetData, row: number, generations: number
     generation >= depth
       ? 1
       : 1 + (pere[r] >= 0 ? count(pere[r], generation + 1) : 0) + (mere[r] >= 0 ? count(mere[r], generation + 1) : 0)
-  const w = writer
+  const w = emptyWriter()
   const node = (r: number, generation: number): void => {
     w.bytes(OPEN_NOEUD)
     writeIdentity(w, data, r)

@@ -11,7 +11,7 @@
  */
 import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
 import type { Pagination } from "../schemas/lists.ts"
-import { dimensionText, utf8, writeIdentity, writer } from "./jsonBytes.ts"
+import { dimensionText, emptyWriter, utf8, writeIdentity } from "./jsonBytes.ts"
 
 // A Resume's fixed parts, in the schema's key order.
 const OPEN_PAGE = utf8.encode(`{"donnees":[`)
@@ -24,7 +24,7 @@ const PAGINATION = utf8.encode(`],"pagination":`)
 
 /** The JSON body of a page of summaries of `rows`, in their order, with its `pagination`. */
 export const resumePageBody = (data: DatasetData, rows: ArrayLike<number>, pagination: Pagination): Uint8Array => {
-  const w = writer
+  const w = emptyWriter()
   w.bytes(OPEN_PAGE)
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]

@@ -9,7 +9,8 @@ export interface StringArena {
   readonly offsets: Uint32Array
 }
 
-const decoder = new TextDecoder()
+// ignoreBOM: a value starting with U+FEFF is served with it, as ingestion stored it.
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true })
 
 export const arenaGet = (arena: StringArena, i: number): string => {
   const start = arena.offsets[i]

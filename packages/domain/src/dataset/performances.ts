@@ -56,7 +56,8 @@ const INT32_MIN = -2147483648
 const INT32_MAX = 2147483647
 
 const encoder = new TextEncoder()
-const decoder = new TextDecoder()
+// ignoreBOM: a text starting with U+FEFF is served with it, as ingestion stored it.
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true })
 const float = new Float64Array(1)
 const floatBytes = new Uint8Array(float.buffer)
 

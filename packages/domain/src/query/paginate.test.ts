@@ -134,22 +134,60 @@ describe("paginationLinks", () => {
     expect(paginationLinks("/v1/equides", [["nom", "a&b=c"]], 0, 20, 100).suivant).toBe("/v1/equides?nom=a%26b%3Dc&limite=20&offset=20")
   })
 
-  it("follows design 2.2 on every window", () => {
+  it("gives every window the links a client paging through the rows needs (spec, Pagination; design 2.2)", () => {
+    // A model of what the links are for, not of how they are computed: the spec admits offsets 0
+    // to 10 000, so the rows a client can see at a `limite` are those of some admitted page
+    // (counted by trying every offset); `suivant` leads on to them without skipping any,
+    // `precedent` back, and `note` says when some rows stay out of reach.
+    const DEPTH = 10000
+    const reachable = (limite: number, total: number): number => {
+      let seen = 0
+      for (let offset = 0; offset <= DEPTH; offset++) seen = Math.max(seen, Math.min(total, offset + limite))
+      return seen
+    }
+    const offsetOf = (uri: string) => Number(new URLSearchParams(uri.split("?")[1]).get("offset"))
+    const nearDepth = fc.integer({ min: DEPTH - 250, max: DEPTH })
     fc.assert(
-      fc.property(fc.nat(MAX_OFFSET), fc.integer({ min: 1, max: 100 }), fc.nat(30000), (offset, limite, total) => {
-        const links = paginationLinks("/v1/equides", [["sexe", "Male"]], offset, limite, total)
-        const offsetOf = (uri: string) => Number(new URLSearchParams(uri.split("?")[1]).get("offset"))
-        if (offset === 0) expect(links.precedent).toBeNull()
-        else expect(offsetOf(links.precedent ?? "")).toBe(Math.max(0, offset - limite))
-        const next = offset + limite
-        if (next >= total || offset >= MAX_OFFSET) expect(links.suivant).toBeNull()
-        else expect(offsetOf(links.suivant ?? "")).toBe(Math.min(next, MAX_OFFSET))
-        // note iff some row sits beyond the last reachable page.
-        expect(links.note !== undefined).toBe(total > MAX_OFFSET + limite)
-        for (const uri of [links.suivant, links.precedent]) {
-          if (uri !== null) expect(new URLSearchParams(uri.split("?")[1]).get("limite")).toBe(String(limite))
+      fc.property(
+        fc.oneof(fc.nat(DEPTH), nearDepth),
+        fc.integer({ min: 1, max: 100 }),
+        fc.oneof(fc.nat(30000), fc.integer({ min: DEPTH - 250, max: DEPTH + 250 })),
+        (offset, limite, total) => {
+          const links = paginationLinks("/v1/equides", [["sexe", "Male"]], offset, limite, total)
+          // The first row after this page, and the end of what any page shows.
+          const after = Math.min(total, offset + limite)
+          const end = reachable(limite, total)
+          if (offset === 0) {
+            expect(links.precedent).toBeNull()
+          } else {
+            // The page just before: `limite` rows ending where this one starts, or the first page.
+            const previous = offsetOf(links.precedent ?? "")
+            expect(previous).toBeGreaterThanOrEqual(0)
+            expect(previous === 0 || previous + limite === offset).toBe(true)
+            expect(previous + limite).toBeGreaterThanOrEqual(offset)
+            expect(previous).toBeLessThan(offset)
+          }
+          if (after >= end) {
+            // Nothing a client could still reach follows: the last page, or the depth reached.
+            expect(links.suivant).toBeNull()
+          } else {
+            const next = offsetOf(links.suivant ?? "")
+            // An admitted offset, past this one, skipping no row: where this page ends when admitted.
+            expect(next).toBeLessThanOrEqual(DEPTH)
+            expect(next).toBeGreaterThan(offset)
+            expect(next).toBeLessThanOrEqual(after)
+            if (after <= DEPTH) expect(next).toBe(after)
+          }
+          expect(links.note !== undefined).toBe(end < total)
+          for (const uri of [links.suivant, links.precedent]) {
+            if (uri === null) continue
+            const params = new URLSearchParams(uri.split("?")[1])
+            expect(params.get("limite")).toBe(String(limite))
+            expect(params.get("sexe")).toBe("Male")
+          }
         }
-      })
+      ),
+      { numRuns: 300 }
     )
   })
 })

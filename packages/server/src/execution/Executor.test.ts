@@ -1,18 +1,36 @@
 /**
- * Where queries run: the pool of worker threads answers every execution with the very bytes the
- * server's own thread makes (and refuses the same parameters the same way); with slow workers,
+ * Where queries run: the pool of worker threads and the server's own thread answer every execution
+ * with the bytes HttpApi would write for the query's value (and refuse the same parameters the same
+ * way); with slow workers,
  * what needs no execution (probes, 304s) is answered while the queries still run, and requests that
  * cannot start within their deadline get a 503 with `Retry-After`.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { type Execution, fromRecords, type ListQuery, type RepartitionQuery, REPARTITION_DIMENSIONS, type SearchQuery, TRIS } from "@equides/domain"
+import {
+  Dataset,
+  type DatasetData,
+  type Execution,
+  fromRecords,
+  type InvalidParameter,
+  type ListQuery,
+  PageEquides,
+  Repartition,
+  type RepartitionQuery,
+  REPARTITION_DIMENSIONS,
+  type SearchQuery,
+  Suggestions,
+  TRIS
+} from "@equides/domain"
+import { listAnswer, repartitionAnswer, suggestAnswer } from "@equides/domain/answers"
 import { filterInputArbitrary, syntheticRecords } from "@equides/domain/testing"
-import { Context, Effect, Exit, Fiber, Layer } from "effect"
+import { Context, Effect, Exit, Fiber, Layer, Result, Schema } from "effect"
+import { TestClock } from "effect/testing"
 import fc from "fast-check"
 import { Telemetry } from "../telemetry.ts"
 import { FAMILY } from "../testing/family.ts"
+import { parsePrometheus, sampleValue } from "../testing/prometheus.ts"
 import { call, testServer } from "../testing/server.ts"
-import { realSleep } from "../testing/time.ts"
+import { eventually } from "../testing/time.ts"
 import { Executor, type ExecutorShape } from "./Executor.ts"
 
 const RECORDS = syntheticRecords(3000, 7)
@@ -55,23 +73,41 @@ const outcomeOf = (executor: ExecutorShape, execution: Execution) =>
     onFailure: ({ parametre, detail, indice }) => ({ refused: { parametre, detail, indice } })
   })
 
+/**
+ * What HttpApi would write for an execution, made here without `answer` (its byte writers and
+ * encoders): the query's value encoded by the endpoint's success schema, as JSON.
+ */
+const referenceOf = (data: DatasetData, execution: Execution) => {
+  const encoded: Result.Result<unknown, InvalidParameter> = execution.endpoint === "list"
+    ? Result.map(listAnswer(data, execution.query, execution.url), Schema.encodeSync(PageEquides))
+    : execution.endpoint === "suggest"
+    ? Result.map(suggestAnswer(data, execution.query), Schema.encodeSync(Suggestions))
+    : Result.map(repartitionAnswer(data, execution.query), Schema.encodeSync(Repartition))
+  return Result.isSuccess(encoded)
+    ? { body: JSON.stringify(encoded.success) }
+    : { refused: { parametre: encoded.failure.parametre, detail: encoded.failure.detail, indice: encoded.failure.indice } }
+}
+
 describe("Executor", () => {
   const both = Layer.mergeAll(
     Layer.effect(Inline, executor).pipe(Layer.provide(Executor.inline)),
     Layer.effect(Pooled, executor).pipe(Layer.provide(Executor.pool(2)))
-  ).pipe(Layer.provide(Layer.mergeAll(dataset, Telemetry.layer)))
+  ).pipe(Layer.provideMerge(Layer.mergeAll(dataset, Telemetry.layer)))
 
   layer(both, { timeout: 60_000 })((it) => {
-    it.effect("a pool of workers answers byte for byte what the server's thread answers", () =>
+    it.effect("a pool of workers and the server's thread answer byte for byte what the schemas write for the query's value", () =>
       Effect.gen(function*() {
         const inline = yield* Inline
         const pooled = yield* Pooled
+        const data = yield* Dataset
         const executions = fc.sample(executionArbitrary, { numRuns: 300, seed: 42 })
         let refused = 0
         for (const execution of executions) {
+          const expected = referenceOf(data, execution)
           const [a, b] = yield* Effect.all([outcomeOf(inline, execution), outcomeOf(pooled, execution)], { concurrency: 2 })
-          assert.deepStrictEqual(b, a, JSON.stringify(execution))
-          if ("refused" in a) refused++
+          assert.deepStrictEqual(a, expected, JSON.stringify(execution))
+          assert.deepStrictEqual(b, expected, JSON.stringify(execution))
+          if ("refused" in expected) refused++
         }
         // The sample covers both outcomes.
         assert.isAbove(refused, 0)
@@ -82,66 +118,94 @@ describe("Executor", () => {
 
 describe("a worker that dies", () => {
   const crashing = Executor.pool(1, { url: new URL("./crashingQueryWorker.fixture.ts", import.meta.url) })
-  layer(crashing.pipe(Layer.provide(Layer.mergeAll(dataset, Telemetry.layer))), { timeout: 30_000 })((it) => {
-    it.effect("fails the execution it held as a defect and is replaced", () =>
+  layer(crashing.pipe(Layer.provideMerge(Layer.mergeAll(dataset, Telemetry.layer))), { timeout: 30_000 })((it) => {
+    it.effect("fails the execution it held as a defect and is replaced, counted as a restart", () =>
       Effect.gen(function*() {
         const executor = yield* Executor
+        const restarts = () => sampleValue(parsePrometheus(registry.render()), "equides_query_worker_restarts_total", {})
+        const registry = yield* Telemetry
+        assert.strictEqual(restarts(), 0)
         const suggest = (q: string): Execution => ({ endpoint: "suggest", query: { q, limite: 5 } as SearchQuery })
         const crashed = yield* Effect.exit(executor.answer(suggest("crash")))
         assert.isTrue(Exit.hasDies(crashed), String(crashed))
         const after = yield* executor.answer(suggest(RECORDS[0].nom ?? "a"))
         assert.include(new TextDecoder().decode(after), "resultats")
+        assert.strictEqual(restarts(), 1)
       }))
   })
 })
 
-const slowPool = (delayMs: number, size = 1) =>
-  Executor.pool(size, { url: new URL("./slowQueryWorker.fixture.ts", import.meta.url), data: { delayMs } })
+/**
+ * One worker whose executions each wait for a permit the test grants (`grant`): whatever is
+ * answered before, did not wait for a query, however slow the machine.
+ */
+const gatedPool = () => {
+  const permits = new Int32Array(new SharedArrayBuffer(4))
+  const grant = (count: number) =>
+    Effect.sync(() => {
+      Atomics.add(permits, 0, count)
+      Atomics.notify(permits, 0)
+    })
+  return { grant, layer: Executor.pool(1, { url: new URL("./gatedQueryWorker.fixture.ts", import.meta.url), data: { permits } }) }
+}
 
-/** `GET path`, answered at some point: its status, `Retry-After` and when it completed. */
-const timed = (path: string, headers: Record<string, string> = {}) =>
-  Effect.map(call(path, { headers }), (reply) => ({ status: reply.status, retryAfter: reply.headers["retry-after"], at: performance.now() }))
+/** A gauge of the metrics registry, read now. */
+const gaugeOf = (registry: Telemetry["Service"]) => (name: string) => sampleValue(parsePrometheus(registry.render()), name) ?? 0
 
 describe("isolation", () => {
-  layer(testServer(fromRecords(FAMILY), { executor: slowPool(600), settings: { responseCacheBytes: 0 } }), { timeout: 30_000, excludeTestServices: true })((it) => {
+  const { grant, layer: pool } = gatedPool()
+  const open = grant(1000)
+  layer(testServer(fromRecords(FAMILY), { executor: pool, settings: { responseCacheBytes: 0 } }), { timeout: 30_000, excludeTestServices: true })((it) => {
     it.effect("probes, 304s and unfiltered pages are answered while heavy queries hold every worker", () =>
       Effect.gen(function*() {
+        const gauge = gaugeOf(yield* Telemetry)
         const etag = (yield* call("/v1/stats")).headers["etag"]
+        let listsAnswered = false
         const heavy = yield* Effect.forkChild(
-          Effect.all([1, 2, 3].map((i) => timed(`/v1/equides?sexe=Male&limite=${i}`)), { concurrency: "unbounded" })
+          Effect.all([1, 2, 3].map((i) => call(`/v1/equides?sexe=Male&limite=${i}`)), { concurrency: "unbounded" }).pipe(
+            Effect.tap(() => Effect.sync(() => (listsAnswered = true)))
+          )
         )
-        yield* realSleep(100)
-        const probe = yield* timed("/healthz")
-        const notModified = yield* timed("/v1/stats", { "if-none-match": etag })
+        // The worker holds one list, the two others wait for it.
+        yield* eventually(() => gauge("equides_query_workers_busy") === 1 && gauge("equides_query_queue") === 2)
+        const probe = yield* call("/healthz")
+        const notModified = yield* call("/v1/stats", { headers: { "if-none-match": etag ?? "" } })
         // A list without filters is a window of a sorted permutation: answered in the server's thread.
-        const unfiltered = yield* timed("/v1/equides?tri=-nom&limite=4")
-        const lists = yield* Fiber.join(heavy)
+        const unfiltered = yield* call("/v1/equides?tri=-nom&limite=4")
         assert.strictEqual(probe.status, 200)
         assert.strictEqual(notModified.status, 304)
-        assert.deepStrictEqual(lists.map((list) => list.status), [200, 200, 200])
-        const firstList = Math.min(...lists.map((list) => list.at))
-        assert.isBelow(probe.at, firstList, "the probe did not wait for a query")
-        assert.isBelow(notModified.at, firstList, "the 304 did not wait for a query")
         assert.strictEqual(unfiltered.status, 200)
-        assert.isBelow(unfiltered.at, firstList, "the unfiltered page did not wait for a worker")
-      }))
+        assert.isFalse(listsAnswered, "the lists wait for their permits")
+        assert.strictEqual(gauge("equides_query_workers_busy"), 1)
+        yield* open
+        const lists = yield* Fiber.join(heavy)
+        assert.deepStrictEqual(lists.map((list) => list.status), [200, 200, 200])
+      }).pipe(Effect.ensuring(open)))
   })
 })
 
 describe("overload", () => {
+  // Deadlines on the TestClock, executions on permits: the outcome is exact, however slow the machine.
+  const { grant, layer: pool } = gatedPool()
   const settings = { maxConcurrency: 1, requestTimeoutMs: 200, responseCacheBytes: 0 }
-  layer(testServer(fromRecords(FAMILY), { executor: slowPool(150), settings }), { timeout: 30_000, excludeTestServices: true })((it) => {
+  layer(testServer(fromRecords(FAMILY), { executor: pool, settings }), { timeout: 30_000 })((it) => {
     it.effect("requests that cannot start within their deadline get a 503 with Retry-After", () =>
       Effect.gen(function*() {
-        const replies = yield* Effect.all(
-          Array.from({ length: 8 }, (_, i) => timed(`/v1/equides?sexe=Femelle&offset=${i}`)),
+        const gauge = gaugeOf(yield* Telemetry)
+        const replies = yield* Effect.forkChild(Effect.all(
+          Array.from({ length: 8 }, (_, i) => call(`/v1/equides?sexe=Femelle&offset=${i}`)),
           { concurrency: "unbounded" }
-        )
-        const statuses = replies.map((reply) => reply.status)
-        assert.include(statuses, 200, statuses.join())
-        assert.include(statuses, 503, statuses.join())
-        for (const reply of replies.filter((reply) => reply.status === 503)) assert.strictEqual(reply.retryAfter, "1")
-        assert.deepStrictEqual([...new Set(statuses)].sort(), [200, 503])
-      }))
+        ))
+        // One holds the only slot and runs in the worker, seven wait for the slot.
+        yield* eventually(() => gauge("equides_query_workers_busy") === 1 && gauge("equides_requests_queued") === 7)
+        // The first query is let through: its request answers, and the next takes the slot and the worker.
+        yield* grant(1)
+        yield* eventually(() => gauge("equides_query_workers_busy") === 1 && gauge("equides_requests_queued") === 6)
+        // Past the deadline: the run in the worker and the six waiters are answered 503 at once.
+        yield* TestClock.adjust("250 millis")
+        const statuses = (yield* Fiber.join(replies)).map((reply) => [reply.status, reply.headers["retry-after"]])
+        assert.deepStrictEqual(statuses.filter(([status]) => status === 200).length, 1, JSON.stringify(statuses))
+        assert.deepStrictEqual(statuses.filter(([status]) => status !== 200), Array(7).fill([503, "1"]), JSON.stringify(statuses))
+      }).pipe(Effect.ensuring(grant(1000))))
   })
 })

@@ -81,6 +81,11 @@ const pooled = (pool: QueryPool) =>
     registry.gauge("equides_query_workers", "Query worker threads.", () => pool.size)
     registry.gauge("equides_query_workers_busy", "Query worker threads executing a query.", () => pool.busy)
     registry.gauge("equides_query_queue", "Executions waiting for a query worker.", () => pool.queued)
+    registry.counter(
+      "equides_query_worker_restarts_total",
+      "Query worker threads started to replace one that exited (after a growing delay when it died before it was ready).",
+      () => pool.restarts
+    )
     const here = inline(data)
     return Executor.of({
       answer: (execution) =>

@@ -6,7 +6,10 @@
  *
  * Two steps, so that starting the threads (a second or so: each loads Effect and the domain) overlaps
  * the data load: `prepare` starts them, `attach` hands them the Dataset once it is in memory.
- * A worker that dies (a crash, memory exhausted) fails the execution it held and is replaced.
+ * A worker that dies (a crash, memory exhausted) fails the execution it held and is replaced: at
+ * once when it had served, after a delay doubled at each death in a row when it died before it
+ * was ready (its code or the Dataset's attachment fails: a new thread would fail alike, and
+ * replacing it at once would spin forever).
  *
  * Hand-written on `node:worker_threads` rather than `effect/workers`: Effect 4.1's module offers a
  * worker's send/receive primitives (no pool, no request correlation), and its RPC worker pool
@@ -37,8 +40,23 @@ interface Thread {
   readonly worker: Worker
   /** Settled once the worker has attached the Dataset (or failed to start). */
   readonly ready: Promise<void>
+  /** It has attached the Dataset. */
+  served: boolean
   job: Ticket | undefined
 }
+
+/** Runs `start` in `delayMs`; the function returned cancels it. */
+export type Scheduler = (start: () => void, delayMs: number) => () => void
+
+const afterDelay: Scheduler = (start, delayMs) => {
+  const timer = setTimeout(start, delayMs)
+  // A replacement waiting does not keep the process alive.
+  timer.unref()
+  return () => clearTimeout(timer)
+}
+
+/** The delay before replacing a worker that died before it was ready, doubled at each such death in a row up to the last. */
+export const RESPAWN_DELAY_MS = { first: 100, last: 30_000 } as const
 
 /** The module a worker runs, and its `workerData`. */
 export interface WorkerSpec {
@@ -64,14 +82,24 @@ export class QueryPool {
   private closing = false
   private share: DatasetShare | undefined
   private readonly spec: WorkerSpec
+  private readonly schedule: Scheduler
+  /** Workers that died before they were ready since one last was. */
+  private failedStarts = 0
+  private readonly pendingStarts = new Set<() => void>()
+  /** Workers started to replace one that died (the `equides_query_worker_restarts_total` counter). */
+  restarts = 0
 
-  private constructor(spec: WorkerSpec) {
+  private constructor(spec: WorkerSpec, schedule: Scheduler) {
     this.spec = spec
+    this.schedule = schedule
   }
 
-  /** `size` threads started now, loading their code; they serve once `attach` has given them a Dataset. */
-  static prepare(size: number, spec: WorkerSpec = QUERY_WORKER): QueryPool {
-    const pool = new QueryPool(spec)
+  /**
+   * `size` threads started now, loading their code; they serve once `attach` has given them a
+   * Dataset. `schedule`: how a delayed replacement is timed (tests run it by hand).
+   */
+  static prepare(size: number, spec: WorkerSpec = QUERY_WORKER, schedule: Scheduler = afterDelay): QueryPool {
+    const pool = new QueryPool(spec, schedule)
     for (let i = 0; i < size; i++) pool.spawn()
     return pool
   }
@@ -119,6 +147,8 @@ export class QueryPool {
     this.queue = []
     this.head = 0
     this.idle.length = 0
+    for (const cancel of this.pendingStarts) cancel()
+    this.pendingStarts.clear()
     const threads = [...this.threads]
     this.threads.clear()
     await Promise.all(threads.map((thread) => thread.worker.terminate()))
@@ -137,10 +167,12 @@ export class QueryPool {
     const ready = new Promise<void>((resolve, reject) => (settle = { resolve, reject }))
     // Awaited by `attach`; a worker replaced after a crash is awaited by nobody.
     ready.catch(() => undefined)
-    const thread: Thread = { worker, ready, job: undefined }
+    const thread: Thread = { worker, ready, served: false, job: undefined }
     this.threads.add(thread)
     worker.on("message", (reply: Reply) => {
       if (reply.kind === "ready") {
+        thread.served = true
+        this.failedStarts = 0
         settle?.resolve()
         this.release(thread)
         return
@@ -160,12 +192,27 @@ export class QueryPool {
       const job = thread.job
       thread.job = undefined
       if (job !== undefined && !job.cancelled) job.done({ kind: "defect", message: `query worker exited with code ${code}` })
-      if (!this.closing) {
-        const replacement = this.spawn()
-        if (this.share !== undefined) this.post(replacement, { kind: "attach", share: this.share })
+      if (this.closing) return
+      if (thread.served) {
+        this.replace()
+        return
       }
+      const delayMs = Math.min(RESPAWN_DELAY_MS.first * 2 ** this.failedStarts, RESPAWN_DELAY_MS.last)
+      this.failedStarts++
+      const cancel = this.schedule(() => {
+        this.pendingStarts.delete(cancel)
+        if (!this.closing) this.replace()
+      }, delayMs)
+      this.pendingStarts.add(cancel)
     })
     return thread
+  }
+
+  /** A new worker in place of one that died, given the Dataset if the pool has it. */
+  private replace(): void {
+    this.restarts++
+    const replacement = this.spawn()
+    if (this.share !== undefined) this.post(replacement, { kind: "attach", share: this.share })
   }
 
   /** A worker free again: it takes the next execution still wanted, or waits. */

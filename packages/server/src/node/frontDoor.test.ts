@@ -9,16 +9,19 @@ import { fromRecords } from "@equides/domain"
 import { Effect, Layer } from "effect"
 import { HttpServerResponse } from "effect/http"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
 import { Admission, admittedAt, type Gatekeeper } from "../admission/Gatekeeper.ts"
 import { Release } from "../release.ts"
 import { settingsLayer } from "../config.ts"
 import type { DirectLane } from "../execution/directLane.ts"
 import { makeFrontDoor } from "./frontDoor.ts"
+import { makeNodeServer } from "./server.ts"
 import { makeTurns } from "./turns.ts"
 import { SPEC_CACHE_CONTROL as CACHE_POLICY } from "../testing/spec.ts"
 import { Telemetry } from "../telemetry.ts"
 import { FAMILY } from "../testing/family.ts"
 import { parsePrometheus, sampleValue } from "../testing/prometheus.ts"
+import { rawSocket } from "../testing/server.ts"
 
 const environment = Layer.provideMerge(
   Admission.layer,
@@ -213,4 +216,110 @@ describe("front door turns", () => {
       assert.isFalse(left.written.ended)
       assert.isFalse(left.written.handedOn)
     }).pipe(Effect.provide(environment)))
+})
+
+describe("front door defects", () => {
+  /** A lane that throws for `/v1/equides/boom` (a byte writer's bug) and answers every other id. */
+  const throwingLane: DirectLane = (_method, _route, url) => {
+    if (url.includes("boom")) throw new Error("writer bug")
+    const body = new TextEncoder().encode("{\"ok\":true}")
+    return { status: 200, headers: { "content-type": "application/json", "content-length": String(body.length) }, body }
+  }
+
+  /** RFC 9457's `about:blank` problem the pipeline answers a defect with (spec: errors). */
+  const INTERNAL_ERROR = { type: "about:blank", title: "Internal Server Error", status: 500, detail: "Erreur interne du service." }
+
+  const parsed = (written: Written): unknown => JSON.parse(new TextDecoder().decode(written.body as Uint8Array))
+
+  it.effect("answers a throwing lane with the 500 problem, logs it, records it, and answers the next lookup", () =>
+    Effect.gen(function*() {
+      const gatekeeper = yield* Admission
+      const defects: Array<unknown> = []
+      const door = makeFrontDoor(gatekeeper, yield* Telemetry, throwingLane, undefined, (defect) => defects.push(defect))
+      const failed = exchange("/v1/equides/boom")
+      assert.isTrue(door(...failed.args))
+      assert.strictEqual(failed.written.status, 500)
+      assert.deepStrictEqual(parsed(failed.written), INTERNAL_ERROR)
+      assert.include(failed.written.headers, {
+        "content-type": "application/problem+json",
+        "cache-control": "no-store",
+        "x-content-type-options": "nosniff"
+      })
+      assert.notProperty(failed.written.headers, "etag")
+      assert.deepStrictEqual(defects.map((defect) => (defect as Error).message), ["writer bug"])
+
+      const healthy = exchange("/v1/equides/a")
+      assert.isTrue(door(...healthy.args))
+      assert.strictEqual(healthy.written.status, 200)
+      assert.deepStrictEqual(parsed(healthy.written), { ok: true })
+
+      const exposition = parsePrometheus((yield* Telemetry).render())
+      assert.strictEqual(sampleValue(exposition, "equides_http_requests_total", { route: "/v1/equides/:id", status: "500" }), 1)
+    }).pipe(Effect.provide(environment)))
+
+  it.effect("answers a throw of admission itself with the 500 problem", () =>
+    Effect.gen(function*() {
+      const gatekeeper = yield* Admission
+      const defects: Array<unknown> = []
+      const door = makeFrontDoor(Object.assign(Object.create(gatekeeper) as Gatekeeper, {
+        admit: () => {
+          throw new Error("admission bug")
+        }
+      }), yield* Telemetry, undefined, undefined, (defect) => defects.push(defect))
+      const failed = exchange("/v1/meta")
+      assert.isTrue(door(...failed.args))
+      assert.strictEqual(failed.written.status, 500)
+      assert.deepStrictEqual(parsed(failed.written), INTERNAL_ERROR)
+      assert.include(failed.written.headers, { "content-type": "application/problem+json", "cache-control": "no-store" })
+      assert.strictEqual(defects.length, 1)
+    }).pipe(Effect.provide(environment)))
+
+  it.effect("destroys a response whose head was already written when the throw came", () =>
+    Effect.gen(function*() {
+      const gatekeeper = yield* Admission
+      const defects: Array<unknown> = []
+      const door = makeFrontDoor(gatekeeper, yield* Telemetry, throwingLane, undefined, (defect) => defects.push(defect))
+      const failed = exchange("/v1/equides/a")
+      let destroyed = false
+      const response = failed.response as typeof failed.response & { headersSent: boolean; destroy: () => void }
+      response.headersSent = false
+      response.writeHead = () => {
+        response.headersSent = true
+      }
+      response.end = () => {
+        throw new Error("socket bug")
+      }
+      response.destroy = () => {
+        destroyed = true
+      }
+      assert.isTrue(door(...failed.args))
+      assert.isTrue(destroyed)
+      assert.strictEqual(defects.length, 1)
+    }).pipe(Effect.provide(environment)))
+
+  it.effect("on a real server, answers a throwing lookup 500 and the next request on the same connection", () =>
+    Effect.gen(function*() {
+      const defects: Array<unknown> = []
+      const door = makeFrontDoor(yield* Admission, yield* Telemetry, throwingLane, undefined, (defect) => defects.push(defect))
+      const server = makeNodeServer(door)
+      yield* Effect.acquireRelease(
+        Effect.callback<void>((resume) => {
+          server.listen(0, "127.0.0.1", () => resume(Effect.void))
+        }),
+        () => Effect.callback<void>((resume) => {
+          server.close(() => resume(Effect.void))
+        })
+      )
+      const { port } = server.address() as AddressInfo
+      // Two requests pipelined on one connection: the second is answered after the first's 500.
+      const wire = yield* rawSocket(
+        `http://127.0.0.1:${port}`,
+        "GET /v1/equides/boom HTTP/1.1\r\nHost: x\r\n\r\nGET /v1/equides/a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+      )
+      const statuses = [...wire.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => match[1])
+      assert.deepStrictEqual(statuses, ["500", "200"])
+      assert.include(wire, "\"title\":\"Internal Server Error\"")
+      assert.isTrue(wire.endsWith("{\"ok\":true}"))
+      assert.strictEqual(defects.length, 1)
+    }).pipe(Effect.scoped, Effect.provide(environment)))
 })

@@ -10,12 +10,19 @@
  * Every other request is handed to the Effect application with the admission decided here, which
  * the pipeline picks up (`handOver`, `admittedAt`): the quota is charged once, the ETag computed once.
  * Requests with a body go straight to the application (it drains or refuses bodies).
+ *
+ * A throw anywhere here (admission, a byte writer of the lane, shaping) is a defect: logged and
+ * answered as the pipeline answers one, a 500 problem on a connection that stays usable; never
+ * left to Node's `uncaughtException` (docs/decisions.md).
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
-import type { Answer } from "../admission/answer.ts"
+import { type Addressee, type Answer, ownOf, shapeAnswer } from "../admission/answer.ts"
+import { negotiateUncached } from "../admission/coding.ts"
 import { type Exchange, type Gatekeeper, handOver } from "../admission/Gatekeeper.ts"
 import { type DirectLane, isLaneRoute } from "../execution/directLane.ts"
+import { internalError } from "../problems.ts"
 import type { Registry } from "../telemetry.ts"
+import { type DefectReport, reportDefect } from "./defects.ts"
 import { makeTurns, type Turns } from "./turns.ts"
 
 /**
@@ -30,47 +37,95 @@ export const LANE_BUDGET_MS = 1
  */
 export type FrontDoor = (request: IncomingMessage, response: ServerResponse, handOn: () => void) => boolean
 
+/** The defect's problem, as the pipeline's router answers it. */
+const internal = ownOf(internalError)!
+
+/** Whom a defect's answer is shaped for when admission itself threw: no route, no validator, identity. */
+const UNADMITTED: Addressee = { route: undefined, vary: "Accept-Encoding", negotiated: negotiateUncached(undefined), etag: undefined }
+
 /**
  * `lane`: the lookups answered here too (`execution/directLane.ts`), in the lane's share of each
- * turn (`turns`); without it, they go to the application.
+ * turn (`turns`); without it, they go to the application. `onDefect`: how a throw is logged.
  */
 export const makeFrontDoor = (
   gatekeeper: Gatekeeper,
   registry: Registry,
   lane?: DirectLane,
-  turns: Turns = makeTurns(LANE_BUDGET_MS)
+  turns?: Turns,
+  onDefect: DefectReport = reportDefect
 ): FrontDoor => {
+  const laneTurns = turns ?? makeTurns(LANE_BUDGET_MS, setImmediate, () => performance.now(), onDefect)
+
   const write = (exchange: Exchange, answer: Answer, response: ServerResponse): void => {
     response.writeHead(answer.status, answer.headers)
     response.end(exchange.method === "HEAD" ? undefined : answer.body)
     registry.record(exchange.label, answer.status, (performance.now() - exchange.started) / 1000)
   }
 
+  /**
+   * A throw while answering: logged, then the 500 problem, shaped for the exchange when admission
+   * took it. Once the head is out, no answer can follow on this connection: it is destroyed.
+   */
+  const answerDefect = (defect: unknown, exchange: Exchange | undefined, response: ServerResponse): void => {
+    onDefect(defect)
+    if (response.destroyed) return
+    if (response.headersSent) {
+      response.destroy()
+      return
+    }
+    try {
+      if (exchange !== undefined) {
+        write(exchange, gatekeeper.shaped(exchange, internal), response)
+        return
+      }
+      const answer = shapeAnswer(UNADMITTED, undefined, internal.status, internal.headers, internal.body)
+      response.writeHead(answer.status, answer.headers)
+      response.end(answer.body)
+    } catch (again) {
+      onDefect(again)
+      response.destroy()
+    }
+  }
+
+  const runLane = (lane: DirectLane, exchange: Exchange, request: IncomingMessage, response: ServerResponse, handOn: () => void): void => {
+    // The client left while the lookup waited for its turn.
+    if (response.destroyed) return
+    try {
+      const own = lane(exchange.method, exchange.route, exchange.url)
+      if (own !== undefined) {
+        write(exchange, gatekeeper.executed(exchange, own), response)
+        return
+      }
+    } catch (defect) {
+      answerDefect(defect, exchange, response)
+      return
+    }
+    handOver(request, exchange)
+    handOn()
+  }
+
   return (request, response, handOn) => {
     if (!gatekeeper.frontDoorOpen || request.headers["content-length"] !== undefined || request.headers["transfer-encoding"] !== undefined) {
       return false
     }
-    const exchange = gatekeeper.admit(request.method ?? "GET", request.url ?? "/", request.headers, request.socket.remoteAddress)
-    const answer = gatekeeper.answer(exchange)
-    if (answer !== undefined) {
-      write(exchange, answer, response)
+    let exchange: Exchange | undefined
+    try {
+      exchange = gatekeeper.admit(request.method ?? "GET", request.url ?? "/", request.headers, request.socket.remoteAddress)
+      const answer = gatekeeper.answer(exchange)
+      if (answer !== undefined) {
+        write(exchange, answer, response)
+        return true
+      }
+    } catch (defect) {
+      answerDefect(defect, exchange, response)
       return true
     }
     if (exchange.verdict !== "route" || lane === undefined || !isLaneRoute(exchange.route)) {
       handOver(request, exchange)
       return false
     }
-    turns.run(() => {
-      // The client left while the lookup waited for its turn.
-      if (response.destroyed) return
-      const own = lane(exchange.method, exchange.route, exchange.url)
-      if (own !== undefined) {
-        write(exchange, gatekeeper.executed(exchange, own), response)
-        return
-      }
-      handOver(request, exchange)
-      handOn()
-    })
+    const admitted = exchange
+    laneTurns.run(() => runLane(lane, admitted, request, response, handOn))
     return true
   }
 }

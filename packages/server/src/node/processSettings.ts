@@ -40,23 +40,39 @@ export const withMallocTunables = (current: string | undefined): string => {
 export const missingFlags = (execArgv: ReadonlyArray<string>): Array<string> =>
   V8_FLAGS.filter((flag) => !execArgv.some((arg) => arg.split("=")[0] === flag.split("=")[0]))
 
+/** What `ensureProcessSettings` reads of the process and calls on it (`process` itself; tests give another). */
+export interface Relaunchable {
+  readonly platform: NodeJS.Platform
+  readonly execPath: string
+  readonly execArgv: ReadonlyArray<string>
+  readonly argv: ReadonlyArray<string>
+  readonly env: NodeJS.ProcessEnv
+  readonly execve?: ((file: string, args: Array<string>, env: NodeJS.ProcessEnv) => never) | undefined
+}
+
 /**
  * Replaces this process with one started with the settings when any is missing; returns when
- * they are all there, or where a process cannot replace itself (not Linux, `execve` refused):
- * the server then runs as it was started.
+ * they are all there (`undefined`), or where a process cannot replace itself (not Linux, `execve`
+ * refused) with the warning to log: the server then runs as it was started, without the memory
+ * and latency the settings buy, which an operator must be told.
  */
-export const ensureProcessSettings = (): void => {
-  const flags = missingFlags(process.execArgv)
-  const tunables = process.platform === "linux" ? withMallocTunables(process.env["GLIBC_TUNABLES"]) : process.env["GLIBC_TUNABLES"]
-  if (flags.length === 0 && tunables === process.env["GLIBC_TUNABLES"]) return
-  if (typeof process.execve !== "function") return
+export const ensureProcessSettings = (proc: Relaunchable = process): string | undefined => {
+  const flags = missingFlags(proc.execArgv)
+  const tunables = proc.platform === "linux" ? withMallocTunables(proc.env["GLIBC_TUNABLES"]) : proc.env["GLIBC_TUNABLES"]
+  if (flags.length === 0 && tunables === proc.env["GLIBC_TUNABLES"]) return undefined
+  const missing = [...flags, ...(tunables === proc.env["GLIBC_TUNABLES"] ? [] : [`GLIBC_TUNABLES=${tunables}`])].join(" ")
+  const warning = (why: string) =>
+    `Relance avec les réglages du serveur impossible (${why}) : le serveur tourne sans ${missing}`
+  if (typeof proc.execve !== "function") return warning("process.execve absent")
   try {
-    process.execve(
-      process.execPath,
-      [process.execPath, ...flags, ...process.execArgv, ...process.argv.slice(1)],
-      tunables === undefined ? process.env : { ...process.env, GLIBC_TUNABLES: tunables }
+    proc.execve(
+      proc.execPath,
+      [proc.execPath, ...flags, ...proc.execArgv, ...proc.argv.slice(1)],
+      tunables === undefined ? proc.env : { ...proc.env, GLIBC_TUNABLES: tunables }
     )
-  } catch {
+  } catch (error) {
     // Refused (a sandbox without execve): run as started, with Node's defaults.
+    return warning(error instanceof Error ? error.message : String(error))
   }
+  return undefined
 }

@@ -24,6 +24,7 @@ import { makeDirectLane } from "../execution/directLane.ts"
 import { Executor, QueryThreads } from "../execution/Executor.ts"
 import { quotaLayer } from "../admission/redisQuota.ts"
 import { Release } from "../release.ts"
+import { reportDefectWith } from "./defects.ts"
 import { type FrontDoor, makeFrontDoor } from "./frontDoor.ts"
 import { MetricsListenerLive } from "../metrics.ts"
 import { StatsHandlers } from "../handlers/stats.ts"
@@ -140,7 +141,9 @@ export const makeNodeServer = (frontDoor?: FrontDoor): Server => new PublicServe
  */
 export const publicListener = (options: NodeHttpServer.Options, frontDoor = true) =>
   Layer.unwrap(Effect.gen(function*() {
-    const door = frontDoor ? makeFrontDoor(yield* Admission, yield* Telemetry, makeDirectLane(yield* Dataset)) : undefined
+    const door = frontDoor
+      ? makeFrontDoor(yield* Admission, yield* Telemetry, makeDirectLane(yield* Dataset), undefined, reportDefectWith(yield* Effect.context<never>()))
+      : undefined
     return NodeHttpServer.layer(() => makeNodeServer(door), options)
   }))
 

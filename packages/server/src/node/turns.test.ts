@@ -18,7 +18,8 @@ const harness = (budgetMs: number) => {
   let clock = 0
   const drains: Array<() => void> = []
   const ran: Array<string> = []
-  const turns = makeTurns(budgetMs, (drain) => drains.push(drain), () => clock)
+  const thrown: Array<string> = []
+  const turns = makeTurns(budgetMs, (drain) => drains.push(drain), () => clock, (defect) => thrown.push((defect as Error).message))
   const task = (name: string, costMs: number) => () => {
     clock += costMs
     ran.push(name)
@@ -29,7 +30,7 @@ const harness = (budgetMs: number) => {
     drain?.()
     return drain !== undefined
   }
-  return { turns, task, ran, nextTurn, drains }
+  return { turns, task, ran, nextTurn, drains, thrown }
 }
 
 describe("turns", () => {
@@ -70,15 +71,21 @@ describe("turns", () => {
     assert.deepStrictEqual(ran, ["a", "b", "c"])
   })
 
-  it("keeps its queue when a task throws, and runs the others", () => {
-    const { turns, task, ran, nextTurn } = harness(1)
+  it("reports a task's throw instead of throwing it, at once or from a drain, and runs the others in the same turn", () => {
+    const { turns, task, ran, nextTurn, thrown } = harness(1)
+    turns.run(() => {
+      throw new Error("at once")
+    })
     turns.run(task("a", 2))
     turns.run(() => {
-      throw new Error("boom")
+      throw new Error("drained")
     })
     turns.run(task("b", 0.1))
-    assert.throws(() => nextTurn(), "boom")
-    assert.isTrue(nextTurn())
+    assert.deepStrictEqual(thrown, ["at once"])
+    assert.deepStrictEqual(ran, ["a"])
+    // Where the throw would have reached `setImmediate`, and Node's `uncaughtException`.
+    assert.doesNotThrow(() => nextTurn())
+    assert.deepStrictEqual(thrown, ["at once", "drained"])
     assert.deepStrictEqual(ran, ["a", "b"])
     assert.strictEqual(turns.waiting(), 0)
   })

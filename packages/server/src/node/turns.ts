@@ -7,7 +7,11 @@
  * budget, a lookup waits in a queue that `setImmediate` drains, a budget at a time, after Node has
  * read what arrived meanwhile: what needs no execution (a probe, a 304, a kept response) is
  * answered as it is read, and the lookups keep their order.
+ *
+ * A task that throws is reported (`onThrow`) and the others run: a throw left to `setImmediate`
+ * would reach Node's `uncaughtException` and stop the process.
  */
+import { type DefectReport, reportDefect } from "./defects.ts"
 
 /** How many taken slots the queue's array may keep at its head before it is cut. */
 const COMPACT_FROM = 1024
@@ -21,12 +25,13 @@ export interface Turns {
 
 /**
  * `defer`: how a drain is scheduled (`setImmediate`: after the turn's I/O); `now`: the clock the
- * budget is measured with, in milliseconds.
+ * budget is measured with, in milliseconds; `onThrow`: what is done with a task's throw.
  */
 export const makeTurns = (
   budgetMs: number,
   defer: (drain: () => void) => void = setImmediate,
-  now: () => number = () => performance.now()
+  now: () => number = () => performance.now(),
+  onThrow: DefectReport = reportDefect
 ): Turns => {
   // A queue as an array and the index of its head (`shift` copies the array). A slot is emptied as
   // its task is taken, and the array cut from its head once that is most of it: under sustained
@@ -46,6 +51,8 @@ export const makeTurns = (
     const started = now()
     try {
       task()
+    } catch (defect) {
+      onThrow(defect)
     } finally {
       spent += now() - started
     }

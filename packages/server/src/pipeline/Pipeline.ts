@@ -26,12 +26,12 @@
  */
 import { Introuvable, MethodeNonAdmise, Refusals, ServiceSurcharge } from "@equides/domain"
 import { Cause, Clock, Context, Effect, type Fiber, LogLevel, Option, References, type Types } from "effect"
-import { type FindMyWay, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse, ProblemDetails } from "effect/http"
+import { type FindMyWay, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type Answer, ownOf, renderProblem } from "../admission/answer.ts"
 import { Admission, admittedAt, type Exchange } from "../admission/Gatekeeper.ts"
 import { Settings } from "../config.ts"
 import { ALLOW } from "../responseHeaders.ts"
-import { problemResponse } from "../problems.ts"
+import { internalError, problemResponse } from "../problems.ts"
 import { Telemetry, type UnavailableReason } from "../telemetry.ts"
 import { Gate, type Waiter, watchdogTick } from "./concurrency.ts"
 
@@ -43,13 +43,6 @@ const routeNotFound = new Introuvable({
   detail: "Aucune route ne correspond à ce chemin.",
   indice: "GET / publie les routes servies et les gabarits d'URL",
   documentation: "/documentation"
-})
-
-const internalError = ProblemDetails.toResponse({
-  type: ProblemDetails.blankType,
-  title: "Internal Server Error",
-  status: 500,
-  detail: "Erreur interne du service."
 })
 
 const unmatched = (paths: FindMyWay.Router<string>, request: HttpServerRequest.HttpServerRequest) =>

@@ -39,6 +39,10 @@ export interface RedisServer {
   readonly stop: Effect.Effect<void>
   /** Starts it again on the same port (empty). */
   readonly start: Effect.Effect<void>
+  /** Stops the process where it stands (SIGSTOP): connected, silent, until `thaw`. */
+  readonly freeze: Effect.Effect<void>
+  /** Lets a frozen server run again (SIGCONT). */
+  readonly thaw: Effect.Effect<void>
 }
 
 export const redisServer = (program: string) =>
@@ -61,7 +65,8 @@ export const redisServer = (program: string) =>
       running.kill("SIGKILL")
       await exited
     })
+    const signal = (name: NodeJS.Signals) => Effect.sync(() => void child?.kill(name))
     yield* Effect.acquireRelease(start, () => stop)
-    const server: RedisServer = { port, url: `redis://127.0.0.1:${port}`, stop, start }
+    const server: RedisServer = { port, url: `redis://127.0.0.1:${port}`, stop, start, freeze: signal("SIGSTOP"), thaw: signal("SIGCONT") }
     return server
   })
