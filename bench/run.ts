@@ -50,13 +50,16 @@ const USAGE = `usage: npm run bench -- [options]
                        off, with the memory store and with a Redis store (a redis-server started on a
                        free port), three servers at once, runs interleaved, the quota on but never
                        reached; --count defaults to ${STORE_BENCH_COUNT} here
-  --diverse            varied traffic instead (issue 9): every request a different URI drawn from the
-                       served data, per family: single executions (1 connection, response cache off),
-                       then --connections with the cache on and /healthz probed meanwhile; no warm-up
+  --diverse            varied traffic instead (issues 9, 24): every request a different URI drawn from the
+                       served data, per family (records, pedigrees, progeny, lists, suggestions,
+                       breakdowns, statistics, consanguinity 8 and 12, matings, the explorer's pages):
+                       single executions (1 connection, response cache off, each family's first 50
+                       requests apart), then --connections with the cache on and /healthz probed
+                       meanwhile; no warm-up
   --workers N[,N…]     WORKERS for the server, repeatable (e.g. --workers 1,2,2): one section per value
                        and a scaling table (default: WORKERS left unset)
   --soak-seconds S     also S seconds of mixed varied load on a fresh server, then its memory (default 0)
-  --crawl N            distinct ids of the crawler (and of the record and pedigree families)
+  --crawl N            distinct ids of the crawler (and of the families asking each id once)
                        (default 500000 at 4.45 M records, as many per record at other sizes)
   --corpus N           paths of each other family, at most (default 100000)
   --corpus-seed N      seed of the corpora (default 1)

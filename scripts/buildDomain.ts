@@ -48,7 +48,7 @@ const exportOf = (path: string) => {
 
 const build = (): void => {
   rmSync(dist, { recursive: true, force: true })
-  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc")
+  const tsc = join(dirname(createRequire(import.meta.url).resolve("typescript/package.json")), "bin/tsc")
   execFileSync(process.execPath, [tsc, "-p", join(source, "tsconfig.build.json")], { stdio: "inherit" })
   rewriteDeclarations()
   const manifest = JSON.parse(readFileSync(join(source, "package.json"), "utf8")) as SourceManifest

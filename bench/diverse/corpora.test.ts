@@ -1,7 +1,19 @@
 import { assert, describe, it } from "@effect/vitest"
 import fc from "fast-check"
 import { words } from "../routes.ts"
-import { buildCorpora, DIMENSIONS, type Family, type FamilyName, FILTER_KINDS, type FilterKind, MAX_GENERATIONS, MAX_LIST_OFFSET, PROGENY_LIMITS, TRIS } from "./corpora.ts"
+import {
+  buildCorpora,
+  DIMENSIONS,
+  FAMILY_NAMES,
+  type Family,
+  type FamilyName,
+  FILTER_KINDS,
+  type FilterKind,
+  MAX_GENERATIONS,
+  MAX_LIST_OFFSET,
+  PROGENY_LIMITS,
+  TRIS
+} from "./corpora.ts"
 import type { Sample } from "./sample.ts"
 
 const word = fc.stringMatching(/^[A-ZÉÈ0-9]{1,8}$/)
@@ -20,7 +32,10 @@ const row = fc.record({
 })
 const sample: fc.Arbitrary<Sample> = fc.record({
   rows: fc.array(row, { minLength: 1, maxLength: 40 }),
-  parents: fc.uniqueArray(fc.record({ id: fc.stringMatching(/^P[a-z]{5}$/), descendants: fc.integer({ min: 1, max: 500 }) }), { selector: (p) => p.id, minLength: 1, maxLength: 10 }),
+  parents: fc.uniqueArray(
+    fc.record({ id: fc.stringMatching(/^P[a-z]{5}$/), role: fc.constantFrom("pere" as const, "mere" as const), descendants: fc.integer({ min: 1, max: 500 }) }),
+    { selector: (p) => p.id, minLength: 1, maxLength: 10 }
+  ),
   statuses: fc.constant([["Pouliniere", 30], ["Etalon Actif", 5]] as const)
 }).map(({ rows, parents, statuses }) => ({ records: rows.length, ids: [...new Set(rows.map((r) => r.id))], rows, parents, statuses }))
 const options = fc.record({ seed: fc.integer({ min: 0, max: 1000 }), size: fc.integer({ min: 1, max: 120 }) })
@@ -53,8 +68,11 @@ describe("buildCorpora", () => {
     fc.assert(fc.property(sample, options, (s, o) => {
       const families = buildCorpora(s, o)
       assert.deepStrictEqual(buildCorpora(s, o), families)
-      assert.deepStrictEqual(families.map((f) => f.name), ["record", "pedigree", "progeny", "list", "autocomplete", "breakdown", "crawler"])
-      for (const f of families) assert.strictEqual(new Set(f.paths).size, f.paths.length, f.name)
+      assert.deepStrictEqual(families.map((f) => f.name), [...FAMILY_NAMES])
+      for (const f of families) {
+        if (f.sameUri === true) assert.strictEqual(new Set(f.paths).size, 1, f.name)
+        else assert.strictEqual(new Set(f.paths).size, f.paths.length, f.name)
+      }
     }), RUNS)
   })
 
@@ -65,17 +83,25 @@ describe("buildCorpora", () => {
       for (const name of ["record", "crawler"] as const) {
         assert.deepStrictEqual(family(families, name).map((p) => p.slice("/v1/equides/".length)).sort(), sorted)
       }
-      const pedigrees = family(families, "pedigree").map((p) => /^\/v1\/equides\/([^/]+)\/pedigree\?generations=(\d+)$/.exec(p))
-      assert.deepStrictEqual(pedigrees.map((m) => m?.[1] ?? "").sort(), sorted)
-      for (const m of pedigrees) assert.include([...Array(MAX_GENERATIONS).keys()].map((g) => String(g + 1)), m?.[2])
+      for (const [name, prefix] of [["pedigree", "/v1"], ["explorer-pedigree", "/explorer"]] as const) {
+        const pedigrees = family(families, name).map((p) => new RegExp(`^${prefix}/equides/([^/]+)/pedigree\\?generations=(\\d+)$`).exec(p))
+        assert.deepStrictEqual(pedigrees.map((m) => m?.[1] ?? "").sort(), sorted, name)
+        for (const m of pedigrees) assert.include([...Array(MAX_GENERATIONS).keys()].map((g) => String(g + 1)), m?.[2])
+      }
+      const idOf = (pattern: RegExp) => (path: string) => pattern.exec(path)?.[1] ?? ""
+      assert.deepStrictEqual(family(families, "consanguinity-8").map(idOf(/^\/v1\/equides\/([^/]+)\/consanguinite$/)).sort(), sorted)
+      assert.deepStrictEqual(family(families, "consanguinity-12").map(idOf(/^\/v1\/equides\/([^/]+)\/consanguinite\?generations=12$/)).sort(), sorted)
+      assert.deepStrictEqual(family(families, "explorer-record").map(idOf(/^\/explorer\/equides\/([^/?]+)$/)).sort(), sorted)
     }), RUNS)
   })
 
   it("lists carry 1–3 filters of real values, any tri, an offset ≤ 1000 on the default page", () => {
     fc.assert(fc.property(sample, options, (s, o) => {
       const nameWords = new Set(s.rows.flatMap((r) => words(r.nom.toLowerCase())))
-      for (const path of family(buildCorpora(s, o), "list")) {
-        assert.match(path, /^\/v1\/equides\?/)
+      const families = buildCorpora(s, o)
+      const lists = [...family(families, "list"), ...family(families, "explorer-list")]
+      for (const path of lists) {
+        assert.match(path, /^\/(v1|explorer)\/equides\?/)
         const params = paramsOf(path)
         const kinds = kindsOf(params)
         assert.isAtLeast(kinds.length, 1, path)
@@ -130,8 +156,9 @@ describe("buildCorpora", () => {
 
   it("progeny pages stay within each parent's offspring", () => {
     fc.assert(fc.property(sample, options, (s, o) => {
-      for (const path of family(buildCorpora(s, o), "progeny")) {
-        const match = /^\/v1\/equides\/([^/?]+)\/descendance(\?.*)?$/.exec(path)
+      const families = buildCorpora(s, o)
+      for (const path of [...family(families, "progeny"), ...family(families, "explorer-progeny")]) {
+        const match = /^\/(?:v1|explorer)\/equides\/([^/?]+)\/descendance(\?.*)?$/.exec(path)
         assert.isNotNull(match, path)
         const parent = s.parents.find((p) => p.id === match?.[1])
         assert.isDefined(parent, path)
@@ -142,6 +169,37 @@ describe("buildCorpora", () => {
         assert.strictEqual(offset % limit, 0)
         assert.isBelow(offset, parent?.descendants ?? 0)
       }
+    }), RUNS)
+  })
+
+  it("matings pair a sire met as a pere with a dam met as a mere, at the default depth or 12", () => {
+    fc.assert(fc.property(sample, options, (s, o) => {
+      const role = new Map(s.parents.map((p) => [p.id, p.role]))
+      const matings = family(buildCorpora(s, o), "matings")
+      const canPair = s.parents.some((p) => p.role === "pere") && s.parents.some((p) => p.role === "mere")
+      assert.strictEqual(matings.length > 0, canPair)
+      assert.isAtMost(matings.length, o.size)
+      for (const path of matings) {
+        assert.match(path, /^\/v1\/accouplements\?/)
+        const params = paramsOf(path)
+        assert.strictEqual(role.get(params.get("pere") ?? ""), "pere", path)
+        assert.strictEqual(role.get(params.get("mere") ?? ""), "mere", path)
+        assert.include([null, "12"], params.get("generations"), path)
+        assert.deepStrictEqual([...params.keys()].filter((k) => k !== "generations"), ["pere", "mere"])
+      }
+    }), RUNS)
+  })
+
+  it("the statistics pages, which take no parameter, repeat their one URI", () => {
+    fc.assert(fc.property(sample, options, (s, o) => {
+      const families = buildCorpora(s, o)
+      for (const [name, path] of [["stats", "/v1/stats"], ["explorer-stats", "/explorer/stats"]] as const) {
+        const found = families.find((f) => f.name === name)
+        assert.isTrue(found?.sameUri, name)
+        assert.deepStrictEqual(new Set(found?.paths), new Set([path]))
+        assert.strictEqual(found?.paths.length, o.size)
+      }
+      assert.deepStrictEqual(families.filter((f) => f.sameUri === true).map((f) => f.name), ["stats", "explorer-stats"])
     }), RUNS)
   })
 })

@@ -3,9 +3,12 @@
  * started for it (no warm-up: the first uses after the start count), so that one family's answers
  * kept in the response cache never serve another's.
  *
- * 1. single executions: each family's paths in turn, one connection, `RESPONSE_CACHE_MB=0`;
+ * 1. single executions: each family's paths in turn, one connection, `RESPONSE_CACHE_MB=0`; the
+ *    first FIRST_USE requests of each family apart from the rest (issue 24: first use);
  * 2. under load: each family's paths over 50 connections, response cache on as deployed, probes
- *    of `/healthz` measured meanwhile; resident memory after the load;
+ *    of `/healthz` measured meanwhile; resident memory after the load. The families repeating one
+ *    URI (the statistics pages) on a server of their own with the response cache off, where
+ *    every request executes;
  * 3. the crawler on a server of its own: the id pool in four consecutive parts, so the throughput
  *    of each part shows what filling the response cache does to it;
  * 4. the bare node:http baseline for the body sizes met, over 50 connections (probed meanwhile), and
@@ -36,6 +39,8 @@ export const CRAWLER_PARTS = 4
 /** A crawler part stops after this long whatever is left of it (a very slow server must not hold the bench). */
 const CRAWLER_PART_MAX_SECONDS = 300
 const SLOWEST_KEPT = 3
+/** Requests of a family counted as its first use (issue 24), reported apart from the warm ones. */
+export const FIRST_USE = 50
 /**
  * A family's walk under load holds at most `duration` × this many paths: autocannon builds every
  * request of a walk before sending any (about 15 µs each on a busy machine), and the connections'
@@ -43,13 +48,23 @@ const SLOWEST_KEPT = 3
  */
 export const MAX_WALK_RATE = 40_000
 
+/** Milliseconds over some requests. */
+export interface Latencies {
+  readonly requests: number
+  readonly p50: number
+  readonly max: number
+}
+
 export interface Single {
   readonly requests: number
   /** Answers other than 2xx (status 0: no answer), with a few of their paths. */
   readonly errors: number
   readonly failedPaths: ReadonlyArray<string>
-  /** Milliseconds: the family's first request after the server started, then over all. */
+  /** Milliseconds: the family's first request after the server started. */
   readonly first: number
+  /** The first FIRST_USE requests of the family. */
+  readonly firstUse: Latencies
+  /** Milliseconds over the requests after the first FIRST_USE (NaN when there are none). */
   readonly p50: number
   readonly p99: number
   readonly max: number
@@ -90,17 +105,22 @@ export interface Run {
 
 const succeeded = (status: number) => status >= 200 && status < 300
 
+const sortedMs = (executed: ReadonlyArray<Executed>): Float64Array => Float64Array.from(executed, (e) => e.ms).sort()
+const maxOf = (sorted: Float64Array): number => sorted.length === 0 ? Number.NaN : sorted[sorted.length - 1]
+
 export const summarizeSingle = (executed: ReadonlyArray<Executed>): Single => {
-  const sorted = Float64Array.from(executed, (e) => e.ms).sort()
+  const firstUse = sortedMs(executed.slice(0, FIRST_USE))
+  const warm = sortedMs(executed.slice(FIRST_USE))
   const failed = executed.filter((e) => !succeeded(e.status))
   return {
     requests: executed.length,
     errors: failed.length,
     failedPaths: failed.slice(0, SLOWEST_KEPT).map((e) => `${e.status} ${e.path}`),
     first: executed[0]?.ms ?? Number.NaN,
-    p50: percentile(sorted, 0.5),
-    p99: percentile(sorted, 0.99),
-    max: sorted.length === 0 ? Number.NaN : sorted[sorted.length - 1],
+    firstUse: { requests: firstUse.length, p50: percentile(firstUse, 0.5), max: maxOf(firstUse) },
+    p50: percentile(warm, 0.5),
+    p99: percentile(warm, 0.99),
+    max: maxOf(warm),
     bytes: median(executed.map((e) => e.bytes)),
     slowest: [...executed].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_KEPT).map(({ path, ms }) => ({ path, ms }))
   }
@@ -142,7 +162,7 @@ export const loadWithProbe = async (
 }
 
 const describeLoad = (name: string, { load, probes }: UnderLoad) =>
-  `  ${name.padEnd(14)} ${load.requestsPerSecond.toFixed(0).padStart(7)} req/s  p99 ${ms(load.p99)} ms  errors ${load.errors}  probe p99 ${ms(probes.p99)} ms`
+  `  ${name.padEnd(17)} ${load.requestsPerSecond.toFixed(0).padStart(7)} req/s  p99 ${ms(load.p99)} ms  errors ${load.errors}  probe p99 ${ms(probes.p99)} ms`
 
 const parts = <A>(items: ReadonlyArray<A>, count: number): Array<ReadonlyArray<A>> =>
   Array.from({ length: count }, (_, i) => items.slice(Math.floor((i * items.length) / count), Math.floor(((i + 1) * items.length) / count))).filter((part) => part.length > 0)
@@ -161,23 +181,34 @@ export const measureRun = async (families: ReadonlyArray<Family>, bare: Started,
     for (const family of executing) {
       const result = summarizeSingle(await runSequence(server.baseUrl, family.paths, options.duration))
       results[family.name] = result
-      log(`  ${family.name.padEnd(14)} ${String(result.requests).padStart(7)} requests  first ${ms(result.first)}  p50 ${ms(result.p50)}  p99 ${ms(result.p99)}  max ${ms(result.max)} ms  errors ${result.errors}`)
+      log(
+        `  ${family.name.padEnd(17)} ${String(result.requests).padStart(7)} requests  first ${FIRST_USE}: p50 ${ms(result.firstUse.p50)} max ${ms(result.firstUse.max)}` +
+          `  then p50 ${ms(result.p50)}  p99 ${ms(result.p99)}  max ${ms(result.max)} ms  errors ${result.errors}`
+      )
     }
     return results
   })
 
-  log(`${options.connections} connections, response cache on`)
-  const loaded = await withServer(options, {}, async (server) => {
-    const memoryAtReady = await memoryOf(server)
-    const underLoad: Partial<Record<FamilyName, UnderLoad>> = {}
-    for (const family of executing) {
+  const underLoad: Partial<Record<FamilyName, UnderLoad>> = {}
+  const loadEach = async (server: Started, taken: ReadonlyArray<Family>) => {
+    for (const family of taken) {
       const paths = family.paths.slice(0, options.duration * MAX_WALK_RATE)
       const result = await loadWithProbe(server, paths, options.connections, options.duration)
       underLoad[family.name] = result
       log(describeLoad(family.name, result))
     }
-    return { underLoad, memoryAtReady, memoryAfterLoad: await memoryOf(server), startToReadyMs: server.startToReadyMs }
+  }
+  log(`${options.connections} connections, response cache on`)
+  const loaded = await withServer(options, {}, async (server) => {
+    const memoryAtReady = await memoryOf(server)
+    await loadEach(server, executing.filter((family) => family.sameUri !== true))
+    return { memoryAtReady, memoryAfterLoad: await memoryOf(server), startToReadyMs: server.startToReadyMs }
   })
+  const repeating = executing.filter((family) => family.sameUri === true)
+  if (repeating.length > 0) {
+    log(`${options.connections} connections, one URI per family, response cache off`)
+    await withServer(options, { RESPONSE_CACHE_MB: "0" }, (server) => loadEach(server, repeating))
+  }
 
   const crawl = crawler === undefined || crawler.paths.length === 0 ? undefined : await withServer(options, {}, async (server) => {
     log(`crawler: ${crawler.paths.length} ids in ${CRAWLER_PARTS} parts, on a fresh server`)
@@ -197,5 +228,5 @@ export const measureRun = async (families: ReadonlyArray<Family>, bare: Started,
     bareLoads.push({ bytes: bytes === 0 ? bareSingle.bytes : bytes, ...underLoad })
     log(describeLoad(bytes === 0 ? "default" : `${bytes} B`, underLoad))
   }
-  return { single, ...loaded, crawl, bareSingle, bare: bareLoads }
+  return { single, underLoad, ...loaded, crawl, bareSingle, bare: bareLoads }
 }

@@ -26,6 +26,8 @@ export interface SampleRow {
 
 export interface Parent {
   readonly id: string
+  /** The link it was met as: a sire (`pere`) or a dam (`mere`). */
+  readonly role: "pere" | "mere"
   readonly descendants: number
 }
 
@@ -90,19 +92,21 @@ interface FullRow {
   readonly mere?: { readonly id?: string; readonly fiche_disponible?: boolean }
 }
 
-/** Parents (with a record of their own) of the full rows of `pages`, then their offspring counts. */
+/** Parents (with a record of their own) of the full rows of `pages`, as sire or dam, then their offspring counts. */
 const parentsOf = async (baseUrl: string, pages: ReadonlyArray<string>, wanted: number): Promise<Array<Parent>> => {
-  const ids = new Set<string>()
-  for (let i = 0; i < pages.length && ids.size < wanted; i += WIDTH) {
+  const roles = new Map<string, Parent["role"]>()
+  for (let i = 0; i < pages.length && roles.size < wanted; i += WIDTH) {
     const batch = await inBatches(pages.slice(i, i + WIDTH), WIDTH, (page) => getJson<{ donnees: Array<FullRow> }>(baseUrl, `${page}&vue=complet`))
     for (const row of batch.flatMap((page) => page.donnees)) {
-      for (const link of [row.pere, row.mere]) {
-        if (link?.id !== undefined && link.fiche_disponible === true && ids.size < wanted) ids.add(link.id)
+      for (const role of ["pere", "mere"] as const) {
+        const link = row[role]
+        if (link?.id !== undefined && link.fiche_disponible === true && roles.size < wanted && !roles.has(link.id)) roles.set(link.id, role)
       }
     }
   }
-  return inBatches([...ids], WIDTH, async (id) => ({
+  return inBatches([...roles], WIDTH, async ([id, role]) => ({
     id,
+    role,
     descendants: (await getJson<{ nombre_de_descendants: number }>(baseUrl, `/v1/equides/${id}`)).nombre_de_descendants
   }))
 }

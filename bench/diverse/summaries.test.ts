@@ -3,7 +3,7 @@ import fc from "fast-check"
 import { median, percentile } from "../load.ts"
 import type { Family, FamilyName } from "./corpora.ts"
 import { bareSizes, type Single, summarizeSingle } from "./measureRun.ts"
-import { medianSingle, rssAllowance } from "./report.ts"
+import { firstUseVerdict, medianSingle, rssAllowance } from "./report.ts"
 import { combine, mixed } from "./soak.ts"
 
 const executed = fc.array(
@@ -11,37 +11,70 @@ const executed = fc.array(
   { minLength: 1, maxLength: 200 }
 )
 
+/** Nearest-rank percentile of a naive sorted copy (the reference the summaries are held to). */
+const naivePercentile = (values: ReadonlyArray<number>, p: number): number => percentile(Float64Array.from(values).sort(), p)
+
 describe("summarizeSingle", () => {
-  it("keeps the first request, counts non-2xx as errors, and takes percentiles over all", () => {
+  it("keeps the first 50 requests apart (first use), counts non-2xx as errors, and takes percentiles over the rest", () => {
     fc.assert(fc.property(executed, (runs) => {
       const summary = summarizeSingle(runs)
-      const sorted = Float64Array.from(runs, (r) => r.ms).sort()
+      const first = runs.slice(0, 50).map((r) => r.ms)
+      const warm = runs.slice(50).map((r) => r.ms)
       assert.strictEqual(summary.requests, runs.length)
       assert.strictEqual(summary.first, runs[0].ms)
+      assert.strictEqual(summary.firstUse.requests, Math.min(50, runs.length))
+      assert.strictEqual(summary.firstUse.max, Math.max(...first))
+      assert.strictEqual(summary.firstUse.p50, naivePercentile(first, 0.5))
       assert.strictEqual(summary.errors, runs.filter((r) => r.status < 200 || r.status >= 300).length)
-      assert.strictEqual(summary.p99, percentile(sorted, 0.99))
-      assert.strictEqual(summary.max, Math.max(...runs.map((r) => r.ms)))
+      if (warm.length === 0) {
+        assert.isNaN(summary.p99)
+        assert.isNaN(summary.max)
+      } else {
+        assert.strictEqual(summary.p99, naivePercentile(warm, 0.99))
+        assert.strictEqual(summary.max, Math.max(...warm))
+      }
       assert.strictEqual(summary.bytes, median(runs.map((r) => r.bytes)))
       assert.deepStrictEqual(summary.slowest.map((s) => s.ms), [...runs.map((r) => r.ms)].sort((a, b) => b - a).slice(0, 3))
     }))
   })
 })
 
+const single = (p99: number, firstMax: number, errors = 0): Single => ({
+  requests: 100,
+  errors,
+  failedPaths: [],
+  first: firstMax,
+  firstUse: { requests: 50, p50: 1, max: firstMax },
+  p50: 1,
+  p99,
+  max: p99 * 2,
+  bytes: 100,
+  slowest: [{ path: `/${p99}`, ms: p99 * 2 }]
+})
+
 describe("medianSingle", () => {
-  it("takes medians over runs and adds up the errors", () => {
-    const run = (p99: number, errors: number): Single => ({ requests: 10, errors, failedPaths: [], first: p99, p50: 1, p99, max: p99 * 2, bytes: 100, slowest: [{ path: `/${p99}`, ms: p99 * 2 }] })
-    const summary = medianSingle([run(5, 0), run(50, 1), run(7, 2)])
+  it("takes medians over runs, first use included, and adds up the errors", () => {
+    const summary = medianSingle([single(5, 40, 0), single(50, 10, 1), single(7, 20, 2)])
     assert.strictEqual(summary.p99, 7)
     assert.strictEqual(summary.max, 14)
+    assert.strictEqual(summary.firstUse.max, 20)
     assert.strictEqual(summary.errors, 3)
     assert.deepStrictEqual(summary.slowest.map((s) => s.path), ["/50", "/7", "/5"])
   })
 })
 
+describe("firstUseVerdict", () => {
+  it("holds the first use's slowest request to 3× the warm p99 (issue 24), and says nothing without warm requests", () => {
+    assert.strictEqual(firstUseVerdict(single(10, 30)), "yes")
+    assert.strictEqual(firstUseVerdict(single(10, 30.5)), "no: max > 3× p99")
+    assert.strictEqual(firstUseVerdict(single(Number.NaN, 30)), "")
+  })
+})
+
 describe("bareSizes", () => {
   it("asks the default answer and one of each size over 4 KiB, once", () => {
-    const single = (bytes: number) => ({ requests: 1, errors: 0, failedPaths: [], first: 1, p50: 1, p99: 1, max: 1, bytes, slowest: [] })
-    assert.deepStrictEqual(bareSizes({ record: single(600), pedigree: single(9000.4), progeny: single(9000), list: single(4096) }), [0, 9000])
+    const sized = (bytes: number): Single => ({ ...single(1, 1), bytes })
+    assert.deepStrictEqual(bareSizes({ record: sized(600), pedigree: sized(9000.4), progeny: sized(9000), list: sized(4096) }), [0, 9000])
   })
 })
 

@@ -184,7 +184,11 @@ const corpusOf = (doc: Doc): Array<string> => {
 const FINDINGS: ReadonlyArray<readonly [string, "allowed" | "forbidden"]> = [
   ["/v1/equides?sexe=femelle", "allowed"],
   ["/v1/equides?sexe=Femelle,Male", "allowed"],
-  ["/v1/equides?sexe=M%C3%A2le", "forbidden"],
+  ["/v1/equides?sexe=M%C3%A2le", "allowed"],
+  ["/v1/equides?sexe=INDE%CC%81TER,f%C3%A9melle", "allowed"],
+  ["/v1/equides?sexe=male&sexe=F%C3%A9melle", "allowed"],
+  ["/v1/equides?sexe=male&sexe=jument", "forbidden"],
+  ["/v1/equides?sexe=M%E1%BA%BDle", "forbidden"],
   ["/v1/equides?annee_naissance=2000,2001", "forbidden"],
   ["/v1/equides?annee_naissance=2000&annee_naissance=2001", "allowed"],
   ["/v1/equides?avec_performances=NON", "forbidden"],

@@ -18,7 +18,7 @@ import { DAM, FAMILY, SIRE, SON } from "./testing/family.ts"
 import { serverUrl, testServer } from "./testing/server.ts"
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../../..")
-const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc")
+const TSC = join(dirname(createRequire(import.meta.url).resolve("typescript/package.json")), "bin/tsc")
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm"
 
 /** Runs a program; its standard output, or a failure carrying both outputs. */

@@ -83,6 +83,25 @@ layer(testServer(fromRecords(FAMILY)))("errors", (it) => {
         assert.include(reply.json.detail, "une fois")
       }))
 
+    it.effect("a refused value of a repeatable parameter is named, whichever occurrence it is", () =>
+      Effect.gen(function*() {
+        for (const [path, parametre, value] of [
+          ["/v1/equides?sexe=male&sexe=F%C3%A9mmelle", "sexe", "Fémmelle"],
+          ["/v1/equides?sexe=jument&sexe=male", "sexe", "jument"],
+          ["/v1/stats/repartition?dimension=robe&sexe=Hongre&sexe=Male&sexe=x", "sexe", "x"],
+          ["/v1/equides?annee_naissance=2000&annee_naissance=deux", "annee_naissance", "deux"],
+          ["/explorer/equides?sexe=male&sexe=jument", "sexe", "jument"]
+        ] as const) {
+          const reply = yield* call(path)
+          assert.strictEqual(reply.status, 400, path)
+          assert.strictEqual(reply.json?.parametre ?? parametre, parametre, path)
+          assert.include(reply.text, `«\u00a0${value}\u00a0»`, path)
+          assert.notInclude(reply.text, "une fois", path)
+        }
+        const twice = yield* call("/v1/equides?sexe=male&sexe=F%C3%A9melle")
+        assert.strictEqual(twice.status, 200, twice.text)
+      }))
+
     it.effect("generations above 8 (or below 0) is refused", () =>
       Effect.gen(function*() {
         yield* invalidParameter(`/v1/equides/${SIRE}/pedigree?generations=9`, "generations")

@@ -5,16 +5,38 @@
  * only `annee_min` and `annee_max` are decoded here, as integers.
  */
 import { Schema } from "effect"
+import { foldValue } from "../text/fold.ts"
 import { SEXES } from "../vocabulary.ts"
 import { int, IntFromString, oneOf, raw, repeatable } from "./params.ts"
 
 /**
- * One `sexe` element: one of the four values or several separated by commas, in any letter case.
- * The server decodes with the very pattern the document shows, so they cannot disagree (an
- * accented spelling, which folding would otherwise admit, is refused).
+ * One `sexe` element: one of the four values or several separated by commas, in any letter case
+ * and with or without accents, as the query engine folds them (`Mâle`, `FEMELLE`, `Indéter`). The
+ * server decodes with the very pattern the document shows, so they cannot disagree: a letter is
+ * any character up to U+017F (Latin-1 and Latin Extended-A, every precomposed accent of French
+ * and its neighbours) that `foldValue` turns into it, followed by any combining accents
+ * (U+0300–U+036F, a decomposed spelling); wider Unicode is refused rather than described.
  */
-const caseFree = (value: string): string => [...value].map((c) => `[${c.toUpperCase()}${c.toLowerCase()}]`).join("")
-const sexeValue = `(?:${SEXES.map(caseFree).join("|")})`
+const LETTER_LIMIT = 0x180
+const MARKS = "[\\u0300-\\u036f]*"
+
+/** The characters below LETTER_LIMIT that fold to `letter`, as a character class of ranges. */
+const letterClass = (letter: string): string => {
+  const codes: Array<number> = []
+  for (let code = 0; code < LETTER_LIMIT; code++) if (foldValue(String.fromCharCode(code)) === letter) codes.push(code)
+  let out = ""
+  for (let i = 0; i < codes.length;) {
+    let j = i
+    while (j + 1 < codes.length && codes[j + 1] === codes[j] + 1) j++
+    out += j - i >= 2
+      ? `${String.fromCharCode(codes[i])}-${String.fromCharCode(codes[j])}`
+      : String.fromCharCode(...codes.slice(i, j + 1))
+    i = j + 1
+  }
+  return `[${out}]`
+}
+
+const sexeValue = `(?:${SEXES.map((sexe) => [...foldValue(sexe)].map((letter) => letterClass(letter) + MARKS).join("")).join("|")})`
 export const SEXE_PATTERN = `^\\s*${sexeValue}\\s*(?:,\\s*${sexeValue}\\s*)*$`
 
 const list = (what: string, referentiel: string) =>
@@ -32,7 +54,8 @@ export const filterDefs = {
   robe: list("Robe.", "robes"),
   sexe: repeatable({
     description:
-      "Sexe. Répétable ou séparé par des virgules ; insensible à la casse (pas aux accents). Valeurs : Femelle, Male, Hongre, Indeter (référentiel sexes).",
+      "Sexe. Répétable (?sexe=Male&sexe=Hongre) ou séparé par des virgules ; insensible à la casse et aux accents (Mâle, FEMELLE, Indéter : " +
+      "lettres accentuées latines jusqu'à U+017F ou accents combinants). Valeurs : Femelle, Male, Hongre, Indeter (référentiel sexes).",
     items: { type: "string", pattern: SEXE_PATTERN },
     item: Schema.String.check(Schema.isPattern(new RegExp(SEXE_PATTERN), { expected: `une des valeurs ${SEXES.join(", ")}` })),
     expected: `une des valeurs ${SEXES.join(", ")}`

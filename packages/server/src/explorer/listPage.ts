@@ -4,7 +4,7 @@
  * and facet counts by race, sex and coat for the current selection (`/v1/stats/repartition`). A
  * facet value adds its filter to the URL; an active one removes it.
  */
-import { type Meta, type PageResumes, paginationLinks, type Repartition, SEXES, TRIS } from "@equides/domain"
+import { foldValue, type Meta, type PageResumes, paginationLinks, type Repartition, SEXES, TRIS } from "@equides/domain"
 import { type Html, html } from "./html.ts"
 import { frenchNumber, layout } from "./layout.ts"
 import { ABSENT, horseLink, pager } from "./links.ts"
@@ -74,7 +74,7 @@ const datalist = (id: string, values: ReadonlyArray<string>): Html =>
   html`<datalist id="${id}">${values.map((v) => html`<option value="${v}"></option>`)}</datalist>`
 
 const form = (pairs: Pairs, suggestions: Suggestions): Html => {
-  const sexes = new Set(valuesOf(pairs, "sexe").flatMap((v) => v.split(",")).map((v) => v.trim().toLowerCase()))
+  const sexes = new Set(valuesOf(pairs, "sexe").flatMap((v) => v.split(",")).map(foldValue))
   const tri = valueOf(pairs, "tri") || "naturel"
   const limite = valueOf(pairs, "limite") || "20"
   const perf = valueOf(pairs, "avec_performances").toLowerCase()
@@ -87,7 +87,7 @@ const form = (pairs: Pairs, suggestions: Suggestions): Html => {
 <fieldset><legend>Identité</legend>
 ${repeatedInputs(pairs, "race", "Race", "l-race")}
 <fieldset class="choices"><legend>Sexe</legend>${
-    SEXES.map((s) => html`<label><input type="checkbox" name="sexe" value="${s}"${sexes.has(s.toLowerCase()) ? html` checked` : ""}> ${s}</label>`)
+    SEXES.map((s) => html`<label><input type="checkbox" name="sexe" value="${s}"${sexes.has(foldValue(s)) ? html` checked` : ""}> ${s}</label>`)
   }</fieldset>
 ${repeatedInputs(pairs, "robe", "Robe", "l-robe")}
 ${repeatedInputs(pairs, "statut_reproducteur", "Statut de reproducteur", "l-statut")}

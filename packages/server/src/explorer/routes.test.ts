@@ -100,4 +100,14 @@ layer(testServer(fromRecords(FAMILY)))("explorer routes", (it) => {
       assert.include(text(empty.body), `href="/explorer/equides/${GELDING}"`)
       assert.include(text(empty.body), "<strong>1</strong> équidé correspond")
     }))
+
+  it.effect("the list takes `sexe` as French speakers write it, and ticks the box of the value it folds to", () =>
+    Effect.gen(function*() {
+      const accented = yield* raw("/explorer/equides?sexe=H%C3%94NGRE")
+      assert.strictEqual(accented.status, 200)
+      assert.include(text(accented.body), `href="/explorer/equides/${GELDING}"`)
+      assert.include(text(accented.body), "<strong>1</strong> équidé correspond")
+      assert.include(text(accented.body), "value=\"Hongre\" checked")
+      assert.notInclude(text(accented.body), "value=\"Male\" checked")
+    }))
 })

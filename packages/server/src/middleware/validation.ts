@@ -40,9 +40,15 @@ const firstRefusal = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>
 const admittedQueryNames = (docs: ReadonlyArray<ParamDoc>): Array<string> =>
   docs.filter((doc) => doc.in === "query").map((doc) => doc.name)
 
+/**
+ * The refused value of `name`. A repeatable parameter arrives as a list once it is given twice;
+ * the issue's path then says which element failed, and that element is named (`sexe=male&sexe=x`
+ * refuses « x »). A list for a single-valued parameter is what was refused: it is repeated.
+ */
 const refusedValue = (
   name: string,
   raw: string | ReadonlyArray<string> | undefined,
+  element: PropertyKey | undefined,
   doc: ParamDoc | undefined
 ): ParametreInvalide => {
   const indice = doc?.values !== undefined
@@ -50,9 +56,11 @@ const refusedValue = (
     : doc !== undefined
     ? Refusals.expectedHint(doc.expected)
     : undefined
-  const detail = Array.isArray(raw)
+  const repeatable = doc?.schema.type === "array"
+  const value = typeof raw === "string" ? raw : repeatable && typeof element === "number" ? raw?.[element] : undefined
+  const detail = Array.isArray(raw) && !repeatable
     ? Refusals.parameterRepeated(name)
-    : Refusals.valueNotAdmitted(name, typeof raw === "string" ? raw : "", doc?.expected)
+    : Refusals.valueNotAdmitted(name, value ?? "", doc?.expected)
   return new ParametreInvalide({ detail, parametre: name, ...(indice === undefined ? {} : { indice }) })
 }
 
@@ -97,7 +105,7 @@ export const issueProblem = (
       ...(doc === undefined ? {} : { indice: Refusals.expectedHint(doc.expected) })
     })
   }
-  return refusedValue(name, location === "path" ? params[name] : query[name], doc)
+  return refusedValue(name, location === "path" ? params[name] : query[name], path[1], doc)
 }
 export const ValidationLive: Layer.Layer<Validation> = HttpApiMiddleware.layerSchemaErrorTransform(
   Validation,
