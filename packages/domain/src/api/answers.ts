@@ -1,8 +1,10 @@
 /**
- * What the endpoints that scan the data answer (the list, suggestions, a breakdown), as pure
- * functions from a decoded query to the JSON body's bytes. The server runs them in its own thread
- * or in a query worker (`WORKERS`); either way this one function makes the body, so both give the
- * same bytes. An `Execution` is plain data: it crosses to a worker by structured clone.
+ * What the endpoints whose cost grows with the data or the depth answer (the list, suggestions, a
+ * breakdown, the global counts, a consanguinity, a mating), as pure functions from a decoded query
+ * to the JSON body's bytes. The server runs them in its own thread or in a query worker
+ * (`WORKERS`); either way this one function makes the body, so both give the same bytes. An
+ * `Execution` is plain data: it crosses to a worker by structured clone. A new endpoint of that
+ * kind is one member of `Execution` and one case of `answer`.
  */
 import { Result, Schema } from "effect"
 import type { DatasetData } from "../dataset/DatasetData.ts"
@@ -16,6 +18,9 @@ import { select } from "../query/select.ts"
 import { jsonEncoder } from "./json.ts"
 import { resumePageBody } from "./resumePageBody.ts"
 import { checkQ, clampSuggestLimite, suggest } from "../query/suggest.ts"
+import { accouplement, consanguinite } from "../query/consanguinite/consanguinite.ts"
+import { stats } from "../query/stats.ts"
+import { Accouplement, Consanguinite } from "../schemas/consanguinite.ts"
 
 export { jsonEncoder } from "./json.ts"
 export { descendanceBody } from "./descendanceBody.ts"
@@ -24,7 +29,7 @@ export { pedigreeBody } from "./pedigreeBody.ts"
 /** What queries build on first use (folded dictionaries, referentials), built now: call it before serving. */
 export { prepareQueries } from "../query/suggest.ts"
 import { PageEquides, type Pagination, type Suggestion, Suggestions } from "../schemas/lists.ts"
-import { Repartition } from "../schemas/reference.ts"
+import { Repartition, Stats } from "../schemas/reference.ts"
 import type { listQuery } from "./equides.ts"
 import type { searchQuery } from "./search.ts"
 import type { repartitionQuery } from "./stats.ts"
@@ -33,11 +38,17 @@ export type ListQuery = Schema.Struct<typeof listQuery.fields>["Type"]
 export type SearchQuery = Schema.Struct<typeof searchQuery.fields>["Type"]
 export type RepartitionQuery = Schema.Struct<typeof repartitionQuery.fields>["Type"]
 
-/** One request to an endpoint that scans the data, as its handler received it decoded. */
+/**
+ * One request to an endpoint that scans the data or walks a pedigree, as its handler received it
+ * decoded; ids already resolved to rows by the handler (an unknown id is its 404, an O(1) lookup).
+ */
 export type Execution =
   | { readonly endpoint: "list"; readonly query: ListQuery; readonly url: string }
   | { readonly endpoint: "suggest"; readonly query: SearchQuery }
   | { readonly endpoint: "repartition"; readonly query: RepartitionQuery }
+  | { readonly endpoint: "stats" }
+  | { readonly endpoint: "consanguinite"; readonly row: number; readonly generations: number | undefined }
+  | { readonly endpoint: "accouplement"; readonly pere: number; readonly mere: number; readonly generations: number | undefined }
 
 const LIST_PATH = "/v1/equides"
 
@@ -99,6 +110,9 @@ export const repartitionAnswer = (data: DatasetData, query: RepartitionQuery): Q
 const pageJson = jsonEncoder(PageEquides)
 const suggestionsJson = jsonEncoder(Suggestions)
 const repartitionJson = jsonEncoder(Repartition)
+const statsJson = jsonEncoder(Stats)
+const consanguiniteJson = jsonEncoder(Consanguinite)
+const accouplementJson = jsonEncoder(Accouplement)
 
 /** The JSON body (UTF-8) an execution answers, or the parameter it refuses. */
 export const answer = (data: DatasetData, execution: Execution): QueryResult<Uint8Array> => {
@@ -112,5 +126,11 @@ export const answer = (data: DatasetData, execution: Execution): QueryResult<Uin
       return Result.map(suggestAnswer(data, execution.query), suggestionsJson)
     case "repartition":
       return Result.map(repartitionAnswer(data, execution.query), repartitionJson)
+    case "stats":
+      return Result.succeed(statsJson(stats(data)))
+    case "consanguinite":
+      return Result.succeed(consanguiniteJson(consanguinite(data, execution.row, execution.generations)))
+    case "accouplement":
+      return Result.succeed(accouplementJson(accouplement(data, execution.pere, execution.mere, execution.generations)))
   }
 }

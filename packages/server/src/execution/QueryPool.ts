@@ -13,20 +13,15 @@
  * encodes every message through a schema; here a job is a structured clone and a body a transferred
  * buffer (docs/decisions.md).
  */
-import type { Execution } from "@equides/domain/answers"
 import type { DatasetShare } from "@equides/ingest/shared"
 import { Worker } from "node:worker_threads"
-import type { Refusal, Reply, Request } from "./protocol.ts"
-
-export type Outcome =
-  | { readonly kind: "body"; readonly body: Uint8Array }
-  | { readonly kind: "refused"; readonly refusal: Refusal }
-  | { readonly kind: "defect"; readonly message: string }
+import type { Reply, Request } from "./protocol.ts"
+import type { Outcome, Work } from "./work.ts"
 
 /** An execution submitted to the pool. */
 export interface Ticket {
   readonly id: number
-  readonly execution: Execution
+  readonly work: Work
   readonly done: (outcome: Outcome) => void
   /** Withdrawn: never started, or its outcome is no longer wanted. */
   cancelled: boolean
@@ -98,8 +93,8 @@ export class QueryPool {
     return this.threads.size
   }
 
-  submit(execution: Execution, done: (outcome: Outcome) => void): Ticket {
-    const ticket: Ticket = { id: this.nextId++, execution, done, cancelled: false }
+  submit(work: Work, done: (outcome: Outcome) => void): Ticket {
+    const ticket: Ticket = { id: this.nextId++, work, done, cancelled: false }
     // The thread idle longest: the one that answered last is still collecting its young generation.
     const thread = this.idle.shift()
     if (thread === undefined) this.queue.push(ticket)
@@ -148,7 +143,13 @@ export class QueryPool {
       thread.job = undefined
       this.release(thread)
       if (job === undefined || job.cancelled || job.id !== reply.id) return
-      job.done(reply.kind === "body" ? { kind: "body", body: reply.body } : reply.kind === "refused" ? { kind: "refused", refusal: reply.refusal } : { kind: "defect", message: reply.message })
+      job.done(
+        reply.kind === "body"
+          ? { kind: "body", status: reply.status, body: reply.body }
+          : reply.kind === "refused"
+          ? { kind: "refused", refusal: reply.refusal }
+          : { kind: "defect", message: reply.message }
+      )
     })
     worker.on("error", (error) => settle?.reject(error))
     worker.on("exit", (code) => {
@@ -185,6 +186,6 @@ export class QueryPool {
 
   private run(thread: Thread, ticket: Ticket): void {
     thread.job = ticket
-    this.post(thread, { kind: "execute", id: ticket.id, execution: ticket.execution })
+    this.post(thread, { kind: "execute", id: ticket.id, work: ticket.work })
   }
 }

@@ -3,14 +3,14 @@
  * (`Atomics.wait`, not a timer: the thread is really busy, as under a heavy query). Tests of
  * isolation and overload run the pool on it.
  */
-import { answer } from "@equides/domain/answers"
 import { workerData } from "node:worker_threads"
 import { serveQueries } from "./serveQueries.ts"
+import { perform } from "./work.ts"
 
 const { delayMs } = workerData as { readonly delayMs: number }
 const blocker = new Int32Array(new SharedArrayBuffer(4))
 
-serveQueries((data, execution) => {
+serveQueries((data, work) => {
   Atomics.wait(blocker, 0, 0, delayMs)
-  return answer(data, execution)
+  return perform(data, work)
 })

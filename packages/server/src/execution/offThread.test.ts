@@ -1,0 +1,67 @@
+/**
+ * Issue 24, item 4: consanguinity, matings, the statistics and every explorer page that reads the
+ * data run on the query workers. Over HTTP, each of those routes answers with the very bytes it
+ * answered when the server's thread made them (`offThread.golden.json`, captured before the move),
+ * with `WORKERS=0` and with a pool alike; and with workers that block on every execution, each of
+ * those routes is still running when `/healthz` has been answered: none runs on the server's thread.
+ */
+import { assert, describe, layer } from "@effect/vitest"
+import { fromRecords } from "@equides/domain"
+import { Effect, Fiber } from "effect"
+import { readFileSync } from "node:fs"
+import { FAMILY } from "../testing/family.ts"
+import { call, testServer } from "../testing/server.ts"
+import { realSleep } from "../testing/time.ts"
+import { Executor } from "./Executor.ts"
+import { OFF_THREAD_URLS } from "./offThread.routes.ts"
+
+interface Golden {
+  readonly status: number
+  readonly type: string
+  readonly body: string
+}
+
+const GOLDEN: Readonly<Record<string, Golden>> = JSON.parse(readFileSync(new URL("./offThread.golden.json", import.meta.url), "utf8"))
+
+const dataset = fromRecords(FAMILY)
+const settings = { responseCacheBytes: 0 }
+
+const matchesGolden = Effect.gen(function*() {
+  assert.deepStrictEqual(Object.keys(GOLDEN), OFF_THREAD_URLS)
+  for (const url of OFF_THREAD_URLS) {
+    const reply = yield* call(url)
+    assert.deepStrictEqual({ status: reply.status, type: reply.headers["content-type"], body: reply.text }, GOLDEN[url], url)
+  }
+})
+
+describe("the bytes of the routes moved off the server's thread", () => {
+  layer(testServer(dataset, { settings: { ...settings, workers: 0 } }), { timeout: 30_000, excludeTestServices: true })((it) => {
+    it.effect("in the server's thread (WORKERS=0): as before the move", () => matchesGolden)
+  })
+  layer(testServer(dataset, { settings, executor: Executor.pool(2) }), { timeout: 30_000, excludeTestServices: true })((it) => {
+    it.effect("on a pool of query workers: as before the move", () => matchesGolden)
+  })
+})
+
+const BLOCK_MS = 400
+
+describe("where they run", () => {
+  const blocking = Executor.pool(3, { url: new URL("./slowQueryWorker.fixture.ts", import.meta.url), data: { delayMs: BLOCK_MS } })
+  layer(testServer(dataset, { settings: { ...settings, maxConcurrency: 64 }, executor: blocking }), { timeout: 30_000, excludeTestServices: true })((it) => {
+    it.effect("on a worker: each is still running when /healthz, asked after them, has been answered", () =>
+      Effect.gen(function*() {
+        const done: Array<string> = []
+        const routes = yield* Effect.forkChild(Effect.all(
+          OFF_THREAD_URLS.map((url) => Effect.map(call(url), (reply) => (done.push(url), reply.status))),
+          { concurrency: "unbounded" }
+        ))
+        yield* realSleep(100)
+        const probe = yield* call("/healthz")
+        const answeredBefore = [...done]
+        const statuses = yield* Fiber.join(routes)
+        assert.strictEqual(probe.status, 200)
+        assert.deepStrictEqual(answeredBefore, [], "a route answered before the blocked workers let it")
+        assert.deepStrictEqual(statuses, OFF_THREAD_URLS.map((url) => GOLDEN[url].status))
+      }))
+  })
+})
