@@ -84,6 +84,8 @@ export interface Exchange {
   readonly negotiated: Negotiated
   readonly etag: string | undefined
   readonly quota: QuotaState | undefined
+  /** `probe` and `route`: the caller's key (quota and fair share of the concurrency slots); else empty. */
+  readonly caller: string
   readonly verdict: Verdict
   /** `cached`: the answer the cache keeps. */
   readonly kept: Answer | undefined
@@ -152,6 +154,7 @@ export class Gatekeeper {
       negotiated,
       etag: undefined,
       quota: undefined,
+      caller: key,
       verdict: "route",
       kept: undefined,
       problem: undefined,
@@ -198,6 +201,8 @@ export class Gatekeeper {
         return settle(exchange, "cached", state)
       }
     }
+    // Known when the quota is on; else taken now, only for what executes (the concurrency gate's fairness).
+    if (quota === undefined) exchange.caller = this.callerKey(peer, headerOf(headers, "x-forwarded-for"))
     return settle(exchange, route !== undefined && PROBES.has(route) ? "probe" : "route", state)
   }
 
