@@ -13,7 +13,7 @@ import { Telemetry } from "./telemetry.ts"
 import { FAMILY } from "./testing/family.ts"
 import { instrumentedStats, makeProbe } from "./testing/instrumented.ts"
 import { parsePrometheus, sampleValue } from "./testing/prometheus.ts"
-import { call, testServer } from "./testing/server.ts"
+import { call, testServer, TRUSTED_LOOPBACK } from "./testing/server.ts"
 import { eventually, realSleep } from "./testing/time.ts"
 
 const SETTINGS = { maxConcurrency: 8, requestTimeoutMs: 5000, responseCacheBytes: 0 }
@@ -100,7 +100,7 @@ describe("Gate", () => {
       fc.record({ kind: fc.constant("end" as const), caller: fc.constantFrom(...callers) }),
       fc.record({ kind: fc.constant("cancel" as const), index: fc.nat() })
     )
-    fc.assert(fc.property(fc.integer({ min: 1, max: 6 }), fc.array(op, { maxLength: 80 }), (max, ops) => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 6 }), fc.array(op, { minLength: 30, maxLength: 120 }), (max, ops) => {
       const gate = new Gate(max, 1000)
       const half = Math.max(1, Math.floor(max / 2))
       const held = new Map<string, number>()
@@ -222,6 +222,41 @@ describe("runs within the timeout", () => {
           const replies = yield* Effect.forEach(fibers, Fiber.join)
           assert.deepStrictEqual(replies.map((reply) => reply.status), Array(12).fill(200))
           assert.deepStrictEqual(replies.map((reply) => reply.json.dimension), Array(12).fill("sexe"))
+        }))
+    }
+  )
+})
+
+describe("fairness between callers", () => {
+  const probe = makeProbe()
+  const settings = { ...SETTINGS, maxConcurrency: 4, trustedProxies: TRUSTED_LOOPBACK }
+  layer(testServer(fromRecords(FAMILY), { settings, stats: instrumentedStats(probe, "1 second") }))(
+    "a caller holds at most half the slots while another waits",
+    (it) => {
+      it.effect("one caller floods 10 requests of 1 s, another sends 2: the other's get the first slots freed", () =>
+        Effect.gen(function*() {
+          const as = (caller: string) => (path: string) => call(path, { headers: { "x-forwarded-for": caller } })
+          const flood = []
+          for (let i = 1; i <= 10; i++) {
+            flood.push(yield* Effect.forkChild(as("192.0.2.1")(`/v1/stats/repartition?dimension=sexe&limite=${i}`)))
+            yield* realSleep(15)
+          }
+          yield* eventually(() => probe.started === 4)
+          const other = []
+          for (const limite of [101, 102]) {
+            other.push(yield* Effect.forkChild(as("198.51.100.7")(`/v1/stats/repartition?dimension=sexe&limite=${limite}`)))
+            yield* realSleep(15)
+          }
+          yield* realSleep(50)
+          assert.strictEqual(yield* queued, 8)
+          assert.deepStrictEqual(probe.order, ["1", "2", "3", "4"], "alone, the flood took every slot")
+
+          yield* TestClock.adjust("1 second")
+          yield* eventually(() => probe.started === 8)
+          assert.deepStrictEqual(probe.order.slice(4), ["101", "102", "5", "6"], "the other caller's requests went first")
+          yield* TestClock.adjust("3 seconds")
+          const replies = yield* Effect.forEach([...flood, ...other], Fiber.join)
+          assert.deepStrictEqual(replies.map((reply) => reply.status), Array(12).fill(200))
         }))
     }
   )
