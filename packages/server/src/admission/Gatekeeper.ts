@@ -22,11 +22,11 @@ import { type Answer, type Own, renderProblem, shapeAnswer, withRateLimit } from
 import { makeNegotiator, type Negotiated } from "./coding.ts"
 import { ifNoneMatchMatches, makeEtagger } from "./conditional.ts"
 import { prefersHtml } from "./negotiation.ts"
-import { costOf, makeCallerKey, type QuotaState, rateLimitPolicy, TokenBuckets } from "./quota.ts"
+import { makeCallerKey, type QuotaState, rateLimitPolicy, TokenBuckets, unitsOf } from "./quota.ts"
 import { isOversized, MAX_QUERY_BYTES, MAX_QUERY_PARAMETERS, scanQuery } from "./requestSize.ts"
 import { targetProblem } from "./requestTarget.ts"
 import { exactBody, ResponseCache } from "./responseCache.ts"
-import { PROBES, routeTemplates } from "./routes.ts"
+import { executionCosts, PROBES, routeTemplates } from "./routes.ts"
 
 /** The methods of a CORS preflight's answer (`OPTIONS` itself is not asked for across origins). */
 const ALLOWED = "GET, HEAD"
@@ -106,6 +106,8 @@ const settle = (exchange: Deciding, verdict: Verdict, state: QuotaState | undefi
 export class Gatekeeper {
   /** The served paths and their route templates (also what tells a 405 from a 404). */
   readonly templates = routeTemplates()
+  /** Each route's execution cost (ms of CPU at full scale), where it declares one. */
+  private readonly executionMs = executionCosts()
   private readonly templateOf = (path: string): string | undefined => this.templates.find("GET", path)?.handler
   private readonly etagOf: ReturnType<typeof makeEtagger>
   private readonly negotiate = makeNegotiator()
@@ -190,7 +192,7 @@ export class Gatekeeper {
     const notModified = ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, etag!)
     let state: QuotaState | undefined
     if (quota !== undefined) {
-      state = quota.take(key, notModified ? 1 : costOf(route, scan, this.data), now)
+      state = quota.take(key, notModified ? 1 : unitsOf(route, scan, this.data, route === undefined ? 0 : this.executionMs.get(route) ?? 0), now)
       if (!state.allowed) return settle(exchange, "tooMany", state)
     }
     if (notModified) return settle(exchange, "notModified", state)
