@@ -15,7 +15,7 @@ import { Settings } from "../config.ts"
 import type { PageExecution, Rendered } from "../explorer/pages.ts"
 import { Telemetry } from "../telemetry.ts"
 import { QueryPool, type WorkerSpec } from "./QueryPool.ts"
-import { isPage, type Outcome, perform, type Work } from "./work.ts"
+import { isPage, type Outcome, perform, type Work, warmUp } from "./work.ts"
 
 export interface ExecutorShape {
   /** The JSON body of an execution, or the parameter it refuses. */
@@ -33,6 +33,13 @@ const inline = (data: DatasetData): Run => {
   return (work) => Effect.sync(() => perform(data, work))
 }
 
+/** Every work in the calling thread (`WORKERS=0`): every family run once first, as a query worker does. */
+const warmedInline = (data: DatasetData): Run => {
+  const run = inline(data)
+  warmUp(data, perform)
+  return run
+}
+
 const executorOf = (run: Run): ExecutorShape => ({
   answer: (execution) => Effect.flatMap(run(execution), answered),
   // A page renders its refusals as error pages: only a defect fails it.
@@ -43,7 +50,7 @@ export class Executor extends Context.Service<Executor, ExecutorShape>()("@equid
   /** Every execution in the calling fiber, synchronously. */
   static readonly inline: Layer.Layer<Executor, never, Dataset> = Layer.effect(
     Executor,
-    Effect.map(Dataset, (data) => executorOf(inline(data)))
+    Effect.map(Dataset, (data) => executorOf(warmedInline(data)))
   )
 
   /** A pool of `size` workers (`spec`: the module they run; tests run slow or crashing ones). */
@@ -63,7 +70,7 @@ export class Executor extends Context.Service<Executor, ExecutorShape>()("@equid
       if (workers === 0 || data.size === 0) {
         // No data to share (an empty file): threads started before the load would idle until shutdown.
         if (Option.isSome(started)) yield* Effect.promise(() => started.value.close())
-        return executorOf(inline(data))
+        return executorOf(warmedInline(data))
       }
       return yield* pooled(Option.isSome(started) ? started.value : yield* prepare(workers))
     })

@@ -9,7 +9,7 @@ import { attachDataset } from "@equides/ingest/shared"
 import { parentPort } from "node:worker_threads"
 import type { Reply, Request } from "./protocol.ts"
 import { giveWayToMainThread } from "./threadPriority.ts"
-import type { perform } from "./work.ts"
+import { type perform, warmUp } from "./work.ts"
 
 /**
  * A young-generation collection after each answer, when the process exposes `gc` (`main.ts` starts
@@ -31,6 +31,8 @@ export const serveQueries = (run: typeof perform): void => {
     if (request.kind === "attach") {
       data = attachDataset(request.share)
       prepareQueries(data)
+      // Every family once before the pool says ready (and so before `/readyz` does).
+      warmUp(data, run)
       reply({ kind: "ready" })
       return
     }
