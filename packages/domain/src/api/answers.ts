@@ -15,6 +15,7 @@ import { DEFAULT_LIMITE, DEFAULT_TRI, listPage, paginationLinks } from "../query
 import { anneeOf, equide, idOf, nomOf, raceOf, resume, sexeOf } from "../query/record.ts"
 import { DEFAULT_REPARTITION_DIMENSION, repartition } from "../query/repartition.ts"
 import { select } from "../query/select.ts"
+import type { Selection } from "../query/selection.ts"
 import { jsonEncoder } from "./json.ts"
 import { resumePageBody } from "./resumePageBody.ts"
 import { checkQ, clampSuggestLimite, suggest } from "../query/suggest.ts"
@@ -66,23 +67,47 @@ export const queryPairs = (url: string): Array<readonly [string, string]> => {
   return start < 0 ? [] : [...new URLSearchParams(url.slice(start + 1))]
 }
 
+/** A list query's page of `selection`: its rows (in page order) and pagination. */
+const pageRows = (data: DatasetData, query: ListQuery, url: string, selection: Selection): { rows: Uint32Array; pagination: Pagination } => {
+  // Bounds and admitted values are the schema's: a decoded query holds only admitted ones.
+  const tri = query.tri ?? DEFAULT_TRI
+  const limite = query.limite ?? DEFAULT_LIMITE
+  const offset = query.offset ?? 0
+  const page = listPage(data, selection, tri, offset, limite)
+  const links = paginationLinks(LIST_PATH, queryPairs(url), offset, limite, page.total)
+  return { rows: page.rows, pagination: { total: page.total, limite, offset, ...links } }
+}
+
 /** A list query's rows (in page order) and pagination, or the parameter it refuses. */
 const listRows = (data: DatasetData, query: ListQuery, url: string): QueryResult<{ rows: Uint32Array; pagination: Pagination }> =>
-  Result.map(resolveFilters(data, query), (filters) => {
-    // Bounds and admitted values are the schema's: a decoded query holds only admitted ones.
-    const tri = query.tri ?? DEFAULT_TRI
-    const limite = query.limite ?? DEFAULT_LIMITE
-    const offset = query.offset ?? 0
-    const page = listPage(data, select(data, filters), tri, offset, limite)
-    const links = paginationLinks(LIST_PATH, queryPairs(url), offset, limite, page.total)
-    return { rows: page.rows, pagination: { total: page.total, limite, offset, ...links } }
-  })
+  Result.map(resolveFilters(data, query), (filters) => pageRows(data, query, url, select(data, filters)))
+
+const pageOf = (data: DatasetData, query: ListQuery, { pagination, rows }: { rows: Uint32Array; pagination: Pagination }): PageEquides =>
+  query.vue === "complet"
+    ? { donnees: Array.from(rows, (row) => equide(data, row)), pagination }
+    : { donnees: Array.from(rows, (row) => resume(data, row)), pagination }
 
 export const listAnswer = (data: DatasetData, query: ListQuery, url: string): QueryResult<PageEquides> =>
-  Result.map(listRows(data, query, url), ({ pagination, rows }) =>
-    query.vue === "complet"
-      ? { donnees: Array.from(rows, (row) => equide(data, row)), pagination }
-      : { donnees: Array.from(rows, (row) => resume(data, row)), pagination })
+  Result.map(listRows(data, query, url), (rows) => pageOf(data, query, rows))
+
+/**
+ * A list page and breakdowns of the same selection (the explorer's list with its facets): what
+ * `listAnswer` and `repartitionAnswer` give for the same filters, the filters resolved and the
+ * rows selected once instead of once each.
+ */
+export const listWithBreakdowns = (
+  data: DatasetData,
+  query: ListQuery,
+  url: string,
+  breakdowns: ReadonlyArray<{ readonly dimension: string; readonly limite: number }>
+): QueryResult<{ readonly page: PageEquides; readonly breakdowns: ReadonlyArray<Repartition> }> =>
+  Result.flatMap(resolveFilters(data, query), (filters) => {
+    const selection = select(data, filters)
+    return Result.map(
+      Result.all(breakdowns.map(({ dimension, limite }) => repartition(data, selection, dimension, limite))),
+      (counted) => ({ page: pageOf(data, query, pageRows(data, query, url, selection)), breakdowns: counted })
+    )
+  })
 
 export const suggestAnswer = (data: DatasetData, query: SearchQuery): QueryResult<Suggestions> =>
   Result.map(checkQ(query.q), (q) => {

@@ -31,6 +31,7 @@ export {
   isBounded,
   listAnswer,
   type ListQuery,
+  listWithBreakdowns,
   queryPairs,
   repartitionAnswer,
   type RepartitionQuery,

@@ -9,11 +9,10 @@
 import {
   type DatasetData,
   descendanceQuery,
-  FILTER_PARAMETERS,
   findEquide,
   type Introuvable,
-  listAnswer,
   listQuery,
+  listWithBreakdowns,
   type Meta,
   meta,
   NoQuery,
@@ -105,19 +104,16 @@ const certain = <A>(result: Result.Result<A, { readonly detail: string }>): A =>
   return result.success
 }
 
+const FACETS = FACET_DIMENSIONS.map((dimension) => ({ dimension, limite: FACET_LIMITE }))
+
+/** The page of `/v1/equides` with the same query and its facets, one selection for all. */
 const listOutcome = (data: DatasetData, pairs: Pairs, json: string): ListOutcome => {
   const decoded = decodeQuery(LIST_SCHEMA, LIST_DOCS, pairs)
   if (Result.isFailure(decoded)) return { kind: "refused", detail: decoded.failure.detail, indice: decoded.failure.indice }
-  const query = decoded.success
-  const page = listAnswer(data, query, json)
-  if (Result.isFailure(page)) return { kind: "refused", detail: page.failure.detail, indice: page.failure.indice }
-  const filters: Record<string, unknown> = {}
-  for (const name of FILTER_PARAMETERS) if (query[name] !== undefined) filters[name] = query[name]
-  // The list's filters resolved: its facets, over the same filters, cannot refuse them.
-  const facets = FACET_DIMENSIONS.map((dimension) =>
-    certain(repartitionAnswer(data, { ...filters, dimension, limite: FACET_LIMITE } as RepartitionQuery))
-  )
-  return { kind: "page", page: page.success as PageResumes, facets }
+  const answered = listWithBreakdowns(data, decoded.success, json, FACETS)
+  return Result.isSuccess(answered)
+    ? { kind: "page", page: answered.success.page as PageResumes, facets: answered.success.breakdowns }
+    : { kind: "refused", detail: answered.failure.detail, indice: answered.failure.indice }
 }
 
 /** The page `execution` asks for, rendered. */
