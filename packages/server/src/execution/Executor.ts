@@ -13,9 +13,9 @@ import { shareDataset } from "@equides/ingest/shared"
 import { Context, Effect, Layer, Option } from "effect"
 import { Settings } from "../config.ts"
 import type { PageExecution, Rendered } from "../explorer/pages.ts"
-import { Telemetry } from "../telemetry.ts"
+import { type Registry, Telemetry } from "../telemetry.ts"
 import { QueryPool, type WorkerSpec } from "./QueryPool.ts"
-import { isPage, type Outcome, perform, type Work, warmUp } from "./work.ts"
+import { familyOf, isPage, type Outcome, perform, type Work, warmUp } from "./work.ts"
 
 export interface ExecutorShape {
   /** The JSON body of an execution, or the parameter it refuses. */
@@ -27,15 +27,21 @@ export interface ExecutorShape {
 /** Where a work's outcome comes from: the calling thread, or a worker. */
 type Run = (work: Work) => Effect.Effect<Outcome>
 
-/** Work in the calling thread, what it builds on first use built now (before `/readyz` says ready). */
-const inline = (data: DatasetData): Run => {
+/** Work in the calling thread, what it builds on first use built now (before `/readyz` says ready); its time recorded. */
+const inline = (data: DatasetData, registry: Registry): Run => {
   prepareQueries(data)
-  return (work) => Effect.sync(() => perform(data, work))
+  return (work) =>
+    Effect.sync(() => {
+      const started = performance.now()
+      const outcome = perform(data, work)
+      registry.recordExecution(familyOf(work), (performance.now() - started) / 1000)
+      return outcome
+    })
 }
 
 /** Every work in the calling thread (`WORKERS=0`): every family run once first, as a query worker does. */
-const warmedInline = (data: DatasetData): Run => {
-  const run = inline(data)
+const warmedInline = (data: DatasetData, registry: Registry): Run => {
+  const run = inline(data, registry)
   warmUp(data, perform)
   return run
 }
@@ -48,9 +54,9 @@ const executorOf = (run: Run): ExecutorShape => ({
 
 export class Executor extends Context.Service<Executor, ExecutorShape>()("@equides/server/Executor") {
   /** Every execution in the calling fiber, synchronously. */
-  static readonly inline: Layer.Layer<Executor, never, Dataset> = Layer.effect(
+  static readonly inline: Layer.Layer<Executor, never, Dataset | Telemetry> = Layer.effect(
     Executor,
-    Effect.map(Dataset, (data) => executorOf(warmedInline(data)))
+    Effect.map(Effect.all([Dataset, Telemetry]), ([data, registry]) => executorOf(warmedInline(data, registry)))
   )
 
   /** A pool of `size` workers (`spec`: the module they run; tests run slow or crashing ones). */
@@ -70,7 +76,7 @@ export class Executor extends Context.Service<Executor, ExecutorShape>()("@equid
       if (workers === 0 || data.size === 0) {
         // No data to share (an empty file): threads started before the load would idle until shutdown.
         if (Option.isSome(started)) yield* Effect.promise(() => started.value.close())
-        return executorOf(warmedInline(data))
+        return executorOf(warmedInline(data, yield* Telemetry))
       }
       return yield* pooled(Option.isSome(started) ? started.value : yield* prepare(workers))
     })
@@ -97,10 +103,13 @@ const pooled = (pool: QueryPool) =>
     registry.gauge("equides_query_workers", "Query worker threads.", () => pool.size)
     registry.gauge("equides_query_workers_busy", "Query worker threads executing a query.", () => pool.busy)
     registry.gauge("equides_query_queue", "Executions waiting for a query worker.", () => pool.queued)
-    const here = inline(data)
+    const here = inline(data, registry)
     return Executor.of(executorOf((work) =>
       !isPage(work) && isBounded(work) ? here(work) : Effect.callback<Outcome>((resume) => {
-        const ticket = pool.submit(work, (outcome) => resume(Effect.succeed(outcome)))
+        const ticket = pool.submit(work, (outcome, ms) => {
+          if (ms !== undefined) registry.recordExecution(familyOf(work), ms / 1000)
+          resume(Effect.succeed(outcome))
+        })
         return Effect.sync(() => pool.cancel(ticket))
       })
     ))

@@ -22,7 +22,8 @@ import type { Outcome, Work } from "./work.ts"
 export interface Ticket {
   readonly id: number
   readonly work: Work
-  readonly done: (outcome: Outcome) => void
+  /** `ms`: the run's time in the worker (undefined when it did not end: a defect, a dead worker). */
+  readonly done: (outcome: Outcome, ms: number | undefined) => void
   /** Withdrawn: never started, or its outcome is no longer wanted. */
   cancelled: boolean
 }
@@ -93,7 +94,7 @@ export class QueryPool {
     return this.threads.size
   }
 
-  submit(work: Work, done: (outcome: Outcome) => void): Ticket {
+  submit(work: Work, done: Ticket["done"]): Ticket {
     const ticket: Ticket = { id: this.nextId++, work, done, cancelled: false }
     // The thread idle longest: the one that answered last is still collecting its young generation.
     const thread = this.idle.shift()
@@ -143,13 +144,9 @@ export class QueryPool {
       thread.job = undefined
       this.release(thread)
       if (job === undefined || job.cancelled || job.id !== reply.id) return
-      job.done(
-        reply.kind === "body"
-          ? { kind: "body", status: reply.status, body: reply.body }
-          : reply.kind === "refused"
-          ? { kind: "refused", refusal: reply.refusal }
-          : { kind: "defect", message: reply.message }
-      )
+      if (reply.kind === "body") job.done({ kind: "body", status: reply.status, body: reply.body }, reply.ms)
+      else if (reply.kind === "refused") job.done({ kind: "refused", refusal: reply.refusal }, reply.ms)
+      else job.done({ kind: "defect", message: reply.message }, undefined)
     })
     worker.on("error", (error) => settle?.reject(error))
     worker.on("exit", (code) => {
@@ -159,7 +156,7 @@ export class QueryPool {
       if (at >= 0) this.idle.splice(at, 1)
       const job = thread.job
       thread.job = undefined
-      if (job !== undefined && !job.cancelled) job.done({ kind: "defect", message: `query worker exited with code ${code}` })
+      if (job !== undefined && !job.cancelled) job.done({ kind: "defect", message: `query worker exited with code ${code}` }, undefined)
       if (!this.closing) {
         const replacement = this.spawn()
         if (this.share !== undefined) this.post(replacement, { kind: "attach", share: this.share })

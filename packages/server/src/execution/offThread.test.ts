@@ -2,7 +2,8 @@
  * Issue 24, item 4: consanguinity, matings, the statistics and every explorer page that reads the
  * data run on the query workers. Over HTTP, each of those routes answers with the very bytes it
  * answered when the server's thread made them (`offThread.golden.json`, captured before the move),
- * with `WORKERS=0` and with a pool alike; and with workers that block on every execution, each of
+ * with `WORKERS=0` and with a pool alike (each execution's run time recorded by family, for the
+ * quota's execution costs); and with workers that block on every execution, each of
  * those routes is still running when `/healthz` has been answered: none runs on the server's thread.
  */
 import { assert, describe, layer } from "@effect/vitest"
@@ -12,6 +13,8 @@ import { readFileSync } from "node:fs"
 import { FAMILY } from "../testing/family.ts"
 import { call, testServer } from "../testing/server.ts"
 import { realSleep } from "../testing/time.ts"
+import { Telemetry } from "../telemetry.ts"
+import { parsePrometheus, sampleValue } from "../testing/prometheus.ts"
 import { Executor } from "./Executor.ts"
 import { OFF_THREAD_URLS } from "./offThread.routes.ts"
 
@@ -26,20 +29,39 @@ const GOLDEN: Readonly<Record<string, Golden>> = JSON.parse(readFileSync(new URL
 const dataset = fromRecords(FAMILY)
 const settings = { responseCacheBytes: 0 }
 
+/** Executions by family the requests of `OFF_THREAD_URLS` make (the 400 and 404 pages are rendered too). */
+const EXECUTIONS = {
+  "consanguinite": 2,
+  "accouplement": 2,
+  "stats": 1,
+  "repartition": 1,
+  "explorer/list": 3,
+  "explorer/record": 1,
+  "explorer/pedigree": 2,
+  "explorer/progeny": 2,
+  "explorer/stats": 1
+}
+
 const matchesGolden = Effect.gen(function*() {
   assert.deepStrictEqual(Object.keys(GOLDEN), OFF_THREAD_URLS)
   for (const url of OFF_THREAD_URLS) {
     const reply = yield* call(url)
     assert.deepStrictEqual({ status: reply.status, type: reply.headers["content-type"], body: reply.text }, GOLDEN[url], url)
   }
+  // Each execution's run time is recorded by family (the warm-up's are not).
+  const samples = parsePrometheus((yield* Telemetry).render())
+  const counted = Object.fromEntries(
+    Object.keys(EXECUTIONS).map((family) => [family, sampleValue(samples, "equides_execution_duration_seconds_count", { family })])
+  )
+  assert.deepStrictEqual(counted, EXECUTIONS)
 })
 
 describe("the bytes of the routes moved off the server's thread", () => {
   layer(testServer(dataset, { settings: { ...settings, workers: 0 } }), { timeout: 30_000, excludeTestServices: true })((it) => {
-    it.effect("in the server's thread (WORKERS=0): as before the move", () => matchesGolden)
+    it.effect("in the server's thread (WORKERS=0): as before the move, each execution timed by family", () => matchesGolden)
   })
   layer(testServer(dataset, { settings, executor: Executor.pool(2) }), { timeout: 30_000, excludeTestServices: true })((it) => {
-    it.effect("on a pool of query workers: as before the move", () => matchesGolden)
+    it.effect("on a pool of query workers: as before the move, each execution timed by family", () => matchesGolden)
   })
 })
 

@@ -17,8 +17,8 @@ export interface Refusal {
 export type Reply =
   /** The Dataset is attached: the worker takes executions. */
   | { readonly kind: "ready" }
-  /** The body (JSON, or a page's HTML) and its status, its buffer transferred. */
-  | { readonly kind: "body"; readonly id: number; readonly status: number; readonly body: Uint8Array }
-  | { readonly kind: "refused"; readonly id: number; readonly refusal: Refusal }
+  /** The body (JSON, or a page's HTML) and its status, its buffer transferred; `ms`, the run's time in the worker. */
+  | { readonly kind: "body"; readonly id: number; readonly status: number; readonly body: Uint8Array; readonly ms: number }
+  | { readonly kind: "refused"; readonly id: number; readonly refusal: Refusal; readonly ms: number }
   /** The query threw: a bug, answered 500 and logged by the server. */
   | { readonly kind: "defect"; readonly id: number; readonly message: string }

@@ -38,6 +38,7 @@ export const serveQueries = (run: typeof perform): void => {
     }
     const { id, work } = request
     let outcome
+    const started = performance.now()
     try {
       if (data === undefined) throw new Error("an execution before the Dataset was attached")
       outcome = run(data, work)
@@ -45,7 +46,9 @@ export const serveQueries = (run: typeof perform): void => {
       reply({ kind: "defect", id, message: error instanceof Error ? error.stack ?? error.message : String(error) })
       return
     }
-    if (outcome.kind === "body") reply({ kind: "body", id, status: outcome.status, body: outcome.body }, [outcome.body.buffer as ArrayBuffer])
+    const ms = performance.now() - started
+    if (outcome.kind === "body") reply({ kind: "body", id, status: outcome.status, body: outcome.body, ms }, [outcome.body.buffer as ArrayBuffer])
+    else if (outcome.kind === "refused") reply({ kind: "refused", id, refusal: outcome.refusal, ms })
     else reply({ ...outcome, id })
     collectYoung?.()
   })
