@@ -4,7 +4,8 @@
  * to the JSON body's bytes. The server runs them in its own thread or in a query worker
  * (`WORKERS`); either way this one function makes the body, so both give the same bytes. An
  * `Execution` is plain data: it crosses to a worker by structured clone. A new endpoint of that
- * kind is one member of `Execution` and one case of `answer`.
+ * kind is one member of `Execution` and one case of `answer`; its definition declares its
+ * execution cost (`executionCost`), and the server's `warmUpWork` runs it once before ready.
  */
 import { Result, Schema } from "effect"
 import type { DatasetData } from "../dataset/DatasetData.ts"

@@ -3,7 +3,7 @@
  * execution (`answer` of `@equides/domain/answers`: JSON, or the parameter it refuses) or an
  * explorer page (`renderPage`: HTML with its status). `perform` is the one function both places
  * call, so both make the same bytes. A new kind of work is one member of `Execution` (or of
- * `PageExecution`) and one case of `answer` (or of `renderPage`).
+ * `PageExecution`) and one case of `answer` (or of `renderPage`), and one entry of `warmUpWork`.
  */
 import { type DatasetData, idOf, type ListQuery, nomOf, type RepartitionQuery, type SearchQuery } from "@equides/domain"
 import { answer, type Execution } from "@equides/domain/answers"
@@ -55,7 +55,7 @@ export const warmUpWork = (data: DatasetData): ReadonlyArray<Work> => {
   const letters = nomOf(data, subject).slice(0, 2)
   const list = (query: Record<string, unknown>, url: string): Work => ({ endpoint: "list", query: query as ListQuery, url })
   const breakdown = (query: Record<string, unknown>): Work => ({ endpoint: "repartition", query: query as RepartitionQuery })
-  const work: Array<Work> = [
+  return [
     list({ race: [race], tri: "-annee" }, `/v1/equides?race=${encodeURIComponent(race)}&tri=-annee`),
     list({ sexe: ["Femelle"], annee_min: 2000, tri: "nom", vue: "complet" }, "/v1/equides?sexe=Femelle&annee_min=2000&tri=nom&vue=complet"),
     list({ nom: letters, tri: "-nom" }, `/v1/equides?nom=${encodeURIComponent(letters)}&tri=-nom`),
@@ -72,7 +72,6 @@ export const warmUpWork = (data: DatasetData): ReadonlyArray<Work> => {
     { page: "pedigree", url: `/explorer/equides/${id}/pedigree?generations=8`, id },
     { page: "progeny", url: `/explorer/equides/${idOf(data, sire)}/descendance`, id: idOf(data, sire) }
   ]
-  return work
 }
 
 /** Runs every warm-up work through `run`, failures ignored. */
