@@ -14,7 +14,7 @@ import { EquidesHandlers } from "./handlers/equides.ts"
 import { ReferentielsHandlers } from "./handlers/referentiels.ts"
 import { SearchHandlers } from "./handlers/search.ts"
 import { ServiceHandlers } from "./handlers/service.ts"
-import { StatsHandlers } from "./handlers/stats.ts"
+import { type StatsGroup, StatsHandlers } from "./handlers/stats.ts"
 import { DisponibiliteLive, QuotaLive } from "./middleware/availability.ts"
 import { ValidationLive } from "./middleware/validation.ts"
 import { PipelineLive } from "./pipeline/Pipeline.ts"
@@ -24,7 +24,7 @@ import { ReferenceRoutes } from "./reference.ts"
  * The handlers of every group, with the API middleware they apply (resolved when routes are built).
  * `stats` can be replaced (tests inject slow or counting handlers through it).
  */
-export const makeHandlers = (stats: typeof StatsHandlers = StatsHandlers) =>
+export const makeHandlers = (stats: StatsGroup = StatsHandlers) =>
   Layer.mergeAll(
     ServiceHandlers,
     EquidesHandlers,
@@ -39,6 +39,6 @@ export const makeHandlers = (stats: typeof StatsHandlers = StatsHandlers) =>
  * (`execution/Executor.ts`), provided apart so that a pool of workers is ready before the listener
  * opens: a request accepted while the application is still being built would wait unanswered.
  */
-export const makeApp = (stats: typeof StatsHandlers = StatsHandlers) =>
+export const makeApp = (stats: StatsGroup = StatsHandlers) =>
   Layer.mergeAll(HttpApiBuilder.layer(Api).pipe(Layer.provide(makeHandlers(stats))), DocumentationRoute, ReferenceRoutes, ExplorerRoutes, PipelineLive)
 

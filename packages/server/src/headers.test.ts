@@ -33,10 +33,12 @@ describe("scanQuery", () => {
       limite: undefined,
       vue: undefined,
       generations: undefined,
-      dimension: undefined
+      dimension: undefined,
+      paging: 0
     })
     const scan = scanQuery("/v1/equides?race=a&&limite=%35&vue=complet&limite=9&generations&dimension=sexe")
-    assert.include(scan, { count: 6, limite: "5", vue: "complet", generations: "", dimension: "sexe" })
+    assert.include(scan, { count: 6, limite: "5", vue: "complet", generations: "", dimension: "sexe", paging: 3 })
+    assert.include(scanQuery("/v1/equides?tri=-nom&offset=40&limite=20"), { count: 3, paging: 3 })
     const params = (n: number) => Array.from({ length: n }, (_, i) => `p${i}=1`).join("&")
     assert.isFalse(isOversized(scanQuery(`/?${params(64)}`)))
     assert.isTrue(isOversized(scanQuery(`/?${params(65)}`)))

@@ -49,6 +49,25 @@ layer(testServer(fromRecords(FAMILY)))("openapi", (it) => {
       assert.strictEqual(doc.openapi, "3.1.0")
     }))
 
+  it.effect("states the quota rule, and each declared execution cost on its operation (x-cout-execution, units)", () =>
+    Effect.gen(function*() {
+      const document = yield* fetchDocument
+      assert.include(document.info.description, "le plus grand de deux nombres d'unités")
+      assert.include(document.info.description, "1 unité par 0,5 ms de calcul")
+      const units = Object.fromEntries(
+        Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+          item.get?.["x-cout-execution"] === undefined ? [] : [[path, item.get["x-cout-execution"]]]
+        )
+      )
+      assert.deepStrictEqual(units, {
+        "/v1/equides": 4,
+        "/v1/equides/{id}/consanguinite": 1,
+        "/v1/accouplements": 1,
+        "/v1/search": 2,
+        "/v1/stats/repartition": 8
+      })
+    }))
+
   it.effect("documents exactly the query parameters each route's schema accepts", () =>
     Effect.gen(function*() {
       const doc = yield* fetchDocument

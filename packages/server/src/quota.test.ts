@@ -8,7 +8,8 @@ import { buildDataset, fromRecords } from "@equides/domain"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { parseTrustedProxies } from "./config.ts"
-import { costOf, makeCallerKey, normalizeAddress, rateLimitPolicy, TokenBuckets } from "./admission/quota.ts"
+import { costOf, makeCallerKey, normalizeAddress, rateLimitPolicy, TokenBuckets, unitsOf } from "./admission/quota.ts"
+import { executionCosts } from "./admission/routes.ts"
 import { scanQuery } from "./admission/requestSize.ts"
 import { FAMILY, SIRE } from "./testing/family.ts"
 import { call, testServer, TRUSTED_LOOPBACK } from "./testing/server.ts"
@@ -87,6 +88,50 @@ describe("costOf", () => {
     assert.strictEqual(cost("/v1/equides", "/v1/equides?vue=complet&limite=5000"), 5)
     assert.strictEqual(cost("/v1/equides", "/v1/equides?limite=abc"), 1)
     assert.strictEqual(cost("/v1/equides/:id/pedigree", "/v1/equides/x/pedigree?generations=99"), 4)
+  })
+})
+
+describe("unitsOf", () => {
+  const data = buildDataset(FAMILY)
+  const costs = executionCosts()
+  const units = (route: string, url: string) => unitsOf(route, scanQuery(url), data, costs.get(route) ?? 0)
+
+  it("declares an execution cost for each family whose cost grows with the data or the depth (ms of CPU at full scale)", () => {
+    assert.deepStrictEqual(Object.fromEntries([...costs].sort(([a], [b]) => (a < b ? -1 : 1))), {
+      "/explorer/equides": 10,
+      "/explorer/equides/:id": 0.5,
+      "/explorer/equides/:id/descendance": 0.5,
+      "/explorer/equides/:id/pedigree": 0.5,
+      "/explorer/stats": 4,
+      "/v1/accouplements": 0.5,
+      "/v1/equides": 2,
+      "/v1/equides/:id/consanguinite": 0.5,
+      "/v1/search": 1,
+      "/v1/stats/repartition": 4
+    })
+  })
+
+  it("is the larger of the bytes rule and the route's execution cost, 1 unit per 0.5 ms", () => {
+    assert.strictEqual(units("/explorer/equides", "/explorer/equides?race=x"), 20)
+    assert.strictEqual(units("/explorer/stats", "/explorer/stats"), 8)
+    assert.strictEqual(units("/explorer/equides/:id/pedigree", "/explorer/equides/x/pedigree?generations=8"), 1)
+    assert.strictEqual(units("/v1/stats/repartition", "/v1/stats/repartition"), 8)
+    assert.strictEqual(units("/v1/search", "/v1/search?q=a"), 2)
+    assert.strictEqual(units("/v1/equides", "/v1/equides?race=x"), 4)
+    // The bytes rule when it is the larger: 80 000 B, 614 950 B.
+    assert.strictEqual(units("/v1/equides", "/v1/equides?race=x&vue=complet&limite=100"), 5)
+    assert.strictEqual(units("/v1/equides/:id/consanguinite", "/v1/equides/x/consanguinite?generations=12"), 38)
+    assert.strictEqual(units("/v1/equides/:id/consanguinite", "/v1/equides/x/consanguinite?generations=4"), 1)
+    // No declared cost: the bytes rule alone.
+    assert.strictEqual(units("/v1/referentiels/:dimension", "/v1/referentiels/races"), 5)
+    assert.strictEqual(units("/v1/equides/:id", "/v1/equides/x"), 1)
+    assert.strictEqual(units("/v1/stats", "/v1/stats"), 1)
+  })
+
+  it("an unfiltered list (a window of a pre-sorted order) pays the bytes rule alone", () => {
+    assert.strictEqual(units("/v1/equides", "/v1/equides"), 1)
+    assert.strictEqual(units("/v1/equides", "/v1/equides?tri=-nom&offset=40&limite=100"), 1)
+    assert.strictEqual(units("/v1/equides", "/v1/equides?tri=-nom&sexe=Male"), 4)
   })
 })
 
@@ -172,6 +217,20 @@ describe("through the pipeline, on a test clock", () => {
         assert.strictEqual(refused.headers["retry-after"], "1") // 4 units at 50/s: 80 ms → 1 s
         yield* TestClock.adjust("80 millis")
         assert.strictEqual((yield* get(`/v1/equides/${SIRE}/pedigree?generations=8`)).status, 200)
+      }))
+
+    it.effect("by execution cost: an explorer list costs 20 units, a breakdown 8 (the burst of 10 holds one)", () =>
+      Effect.gen(function*() {
+        const get = as("198.51.100.6")
+        const breakdown = yield* get("/v1/stats/repartition?dimension=sexe")
+        assert.strictEqual(breakdown.status, 200)
+        assert.strictEqual(breakdown.headers["ratelimit"], "\"default\";r=2;t=1")
+        yield* TestClock.adjust("1 second")
+        // 20 units, above the burst of 10: capped at the burst (else it could never pass).
+        const page = yield* get("/explorer/equides?sexe=Male")
+        assert.strictEqual(page.status, 200)
+        assert.strictEqual(page.headers["ratelimit"], "\"default\";r=0;t=1")
+        assert.strictEqual((yield* get("/explorer/stats")).status, 429)
       }))
 
     it.effect("a request whose If-None-Match matches costs 1 unit (and gets its 304)", () =>

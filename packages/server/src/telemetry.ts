@@ -40,6 +40,10 @@ const REQUESTS = "equides_http_requests_total"
 const REQUESTS_HELP = "Requests answered on the public port, by route template and status."
 const DURATION = "equides_http_request_duration_seconds"
 const DURATION_HELP = "Time from the request entering the pipeline to its response, by route template."
+const EXECUTION = "equides_execution_duration_seconds"
+const EXECUTION_HELP =
+  "Time an execution ran (in its query worker, or in the server's thread with WORKERS=0), by family: an API endpoint or explorer/<page>. " +
+  "What the quota's execution costs are measured from (1 unit per 0.5 ms)."
 
 interface RouteSeries {
   readonly latency: Metric.Histogram<number>
@@ -65,6 +69,7 @@ export class Registry {
     Context.add(Metric.CurrentMetricAttributes, {})
   )
   private readonly routes = new Map<string, RouteSeries>()
+  private readonly executions = new Map<string, Metric.Histogram<number>>()
   private readonly notModified = Metric.counter("equides_http_not_modified_total", {
     description: "304 answers (If-None-Match matched; nothing executed)."
   })
@@ -125,6 +130,16 @@ export class Registry {
     series.latency.updateUnsafe(seconds, this.context)
     if (status === 304) this.notModified.updateUnsafe(1, this.context)
     else if (status === 429) this.rateLimited.updateUnsafe(1, this.context)
+  }
+
+  /** One execution's run time, by family (`execution/work.ts` `familyOf`); waiting for a worker not included. */
+  recordExecution(family: string, seconds: number): void {
+    let series = this.executions.get(family)
+    if (series === undefined) {
+      series = Metric.histogram(EXECUTION, { description: EXECUTION_HELP, boundaries: LATENCY_BUCKETS, attributes: { family } })
+      this.executions.set(family, series)
+    }
+    series.updateUnsafe(seconds, this.context)
   }
 
   /** A 503, by reason (recorded where it is decided). */

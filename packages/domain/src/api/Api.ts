@@ -6,6 +6,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { API_VERSION, LICENCE_DONNEES, LICENCE_DONNEES_URL } from "../query/meta.ts"
 import { ConsanguiniteApi } from "./consanguinite.ts"
 import { EquidesApi } from "./equides.ts"
+import { QUOTA_RULE } from "./executionCost.ts"
 import { Quota, Validation } from "./middleware.ts"
 import { completeDocument } from "./openapi.ts"
 import { ReferentielsApi } from "./referentiels.ts"
@@ -28,7 +29,7 @@ export class Api extends HttpApi.make("equides-api")
       "année de naissance, filiation, indices de performance ; pedigree, descendance, référentiels, statistiques, provenance. " +
       "Toutes les routes répondent à GET et HEAD en application/json; charset=utf-8, les erreurs en application/problem+json (RFC 9457, type relatif " +
       "vers /documentation). Tout paramètre de requête non listé pour une route est refusé (400). Aucune authentification. " +
-      "Réutilisation : citer source et ingere_le de /v1/meta.",
+      "Réutilisation : citer source et ingere_le de /v1/meta. " + QUOTA_RULE,
     license: { name: LICENCE_DONNEES, url: LICENCE_DONNEES_URL },
     // Relative: the document describes the origin that serves it (a replica, a test server on port 0).
     servers: [{ url: "/", description: "L'origine qui sert ce document" }],

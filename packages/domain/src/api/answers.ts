@@ -1,8 +1,11 @@
 /**
- * What the endpoints that scan the data answer (the list, suggestions, a breakdown), as pure
- * functions from a decoded query to the JSON body's bytes. The server runs them in its own thread
- * or in a query worker (`WORKERS`); either way this one function makes the body, so both give the
- * same bytes. An `Execution` is plain data: it crosses to a worker by structured clone.
+ * What the endpoints whose cost grows with the data or the depth answer (the list, suggestions, a
+ * breakdown, the global counts, a consanguinity, a mating), as pure functions from a decoded query
+ * to the JSON body's bytes. The server runs them in its own thread or in a query worker
+ * (`WORKERS`); either way this one function makes the body, so both give the same bytes. An
+ * `Execution` is plain data: it crosses to a worker by structured clone. A new endpoint of that
+ * kind is one member of `Execution` and one case of `answer`; its definition declares its
+ * execution cost (`executionCost`), and the server's `warmUpWork` runs it once before ready.
  */
 import { Result, Schema } from "effect"
 import type { DatasetData } from "../dataset/DatasetData.ts"
@@ -13,9 +16,13 @@ import { DEFAULT_LIMITE, DEFAULT_TRI, listPage, paginationLinks } from "../query
 import { anneeOf, equide, idOf, nomOf, raceOf, resume, sexeOf } from "../query/record.ts"
 import { DEFAULT_REPARTITION_DIMENSION, repartition } from "../query/repartition.ts"
 import { select } from "../query/select.ts"
+import type { Selection } from "../query/selection.ts"
 import { jsonEncoder } from "./json.ts"
 import { resumePageBody } from "./resumePageBody.ts"
 import { checkQ, clampSuggestLimite, suggest } from "../query/suggest.ts"
+import { accouplement, consanguinite } from "../query/consanguinite/consanguinite.ts"
+import { stats } from "../query/stats.ts"
+import { Accouplement, Consanguinite } from "../schemas/consanguinite.ts"
 
 export { jsonEncoder } from "./json.ts"
 export { descendanceBody } from "./descendanceBody.ts"
@@ -24,7 +31,7 @@ export { pedigreeBody } from "./pedigreeBody.ts"
 /** What queries build on first use (folded dictionaries, referentials), built now: call it before serving. */
 export { prepareQueries } from "../query/suggest.ts"
 import { PageEquides, type Pagination, type Suggestion, Suggestions } from "../schemas/lists.ts"
-import { Repartition } from "../schemas/reference.ts"
+import { Repartition, Stats } from "../schemas/reference.ts"
 import type { listQuery } from "./equides.ts"
 import type { searchQuery } from "./search.ts"
 import type { repartitionQuery } from "./stats.ts"
@@ -33,11 +40,17 @@ export type ListQuery = Schema.Struct<typeof listQuery.fields>["Type"]
 export type SearchQuery = Schema.Struct<typeof searchQuery.fields>["Type"]
 export type RepartitionQuery = Schema.Struct<typeof repartitionQuery.fields>["Type"]
 
-/** One request to an endpoint that scans the data, as its handler received it decoded. */
+/**
+ * One request to an endpoint that scans the data or walks a pedigree, as its handler received it
+ * decoded; ids already resolved to rows by the handler (an unknown id is its 404, an O(1) lookup).
+ */
 export type Execution =
   | { readonly endpoint: "list"; readonly query: ListQuery; readonly url: string }
   | { readonly endpoint: "suggest"; readonly query: SearchQuery }
   | { readonly endpoint: "repartition"; readonly query: RepartitionQuery }
+  | { readonly endpoint: "stats" }
+  | { readonly endpoint: "consanguinite"; readonly row: number; readonly generations: number | undefined }
+  | { readonly endpoint: "accouplement"; readonly pere: number; readonly mere: number; readonly generations: number | undefined }
 
 const LIST_PATH = "/v1/equides"
 
@@ -55,23 +68,47 @@ export const queryPairs = (url: string): Array<readonly [string, string]> => {
   return start < 0 ? [] : [...new URLSearchParams(url.slice(start + 1))]
 }
 
+/** A list query's page of `selection`: its rows (in page order) and pagination. */
+const pageRows = (data: DatasetData, query: ListQuery, url: string, selection: Selection): { rows: Uint32Array; pagination: Pagination } => {
+  // Bounds and admitted values are the schema's: a decoded query holds only admitted ones.
+  const tri = query.tri ?? DEFAULT_TRI
+  const limite = query.limite ?? DEFAULT_LIMITE
+  const offset = query.offset ?? 0
+  const page = listPage(data, selection, tri, offset, limite)
+  const links = paginationLinks(LIST_PATH, queryPairs(url), offset, limite, page.total)
+  return { rows: page.rows, pagination: { total: page.total, limite, offset, ...links } }
+}
+
 /** A list query's rows (in page order) and pagination, or the parameter it refuses. */
 const listRows = (data: DatasetData, query: ListQuery, url: string): QueryResult<{ rows: Uint32Array; pagination: Pagination }> =>
-  Result.map(resolveFilters(data, query), (filters) => {
-    // Bounds and admitted values are the schema's: a decoded query holds only admitted ones.
-    const tri = query.tri ?? DEFAULT_TRI
-    const limite = query.limite ?? DEFAULT_LIMITE
-    const offset = query.offset ?? 0
-    const page = listPage(data, select(data, filters), tri, offset, limite)
-    const links = paginationLinks(LIST_PATH, queryPairs(url), offset, limite, page.total)
-    return { rows: page.rows, pagination: { total: page.total, limite, offset, ...links } }
-  })
+  Result.map(resolveFilters(data, query), (filters) => pageRows(data, query, url, select(data, filters)))
+
+const pageOf = (data: DatasetData, query: ListQuery, { pagination, rows }: { rows: Uint32Array; pagination: Pagination }): PageEquides =>
+  query.vue === "complet"
+    ? { donnees: Array.from(rows, (row) => equide(data, row)), pagination }
+    : { donnees: Array.from(rows, (row) => resume(data, row)), pagination }
 
 export const listAnswer = (data: DatasetData, query: ListQuery, url: string): QueryResult<PageEquides> =>
-  Result.map(listRows(data, query, url), ({ pagination, rows }) =>
-    query.vue === "complet"
-      ? { donnees: Array.from(rows, (row) => equide(data, row)), pagination }
-      : { donnees: Array.from(rows, (row) => resume(data, row)), pagination })
+  Result.map(listRows(data, query, url), (rows) => pageOf(data, query, rows))
+
+/**
+ * A list page and breakdowns of the same selection (the explorer's list with its facets): what
+ * `listAnswer` and `repartitionAnswer` give for the same filters, the filters resolved and the
+ * rows selected once instead of once each.
+ */
+export const listWithBreakdowns = (
+  data: DatasetData,
+  query: ListQuery,
+  url: string,
+  breakdowns: ReadonlyArray<{ readonly dimension: string; readonly limite: number }>
+): QueryResult<{ readonly page: PageEquides; readonly breakdowns: ReadonlyArray<Repartition> }> =>
+  Result.flatMap(resolveFilters(data, query), (filters) => {
+    const selection = select(data, filters)
+    return Result.map(
+      Result.all(breakdowns.map(({ dimension, limite }) => repartition(data, selection, dimension, limite))),
+      (counted) => ({ page: pageOf(data, query, pageRows(data, query, url, selection)), breakdowns: counted })
+    )
+  })
 
 export const suggestAnswer = (data: DatasetData, query: SearchQuery): QueryResult<Suggestions> =>
   Result.map(checkQ(query.q), (q) => {
@@ -99,6 +136,9 @@ export const repartitionAnswer = (data: DatasetData, query: RepartitionQuery): Q
 const pageJson = jsonEncoder(PageEquides)
 const suggestionsJson = jsonEncoder(Suggestions)
 const repartitionJson = jsonEncoder(Repartition)
+const statsJson = jsonEncoder(Stats)
+const consanguiniteJson = jsonEncoder(Consanguinite)
+const accouplementJson = jsonEncoder(Accouplement)
 
 /** The JSON body (UTF-8) an execution answers, or the parameter it refuses. */
 export const answer = (data: DatasetData, execution: Execution): QueryResult<Uint8Array> => {
@@ -112,5 +152,11 @@ export const answer = (data: DatasetData, execution: Execution): QueryResult<Uin
       return Result.map(suggestAnswer(data, execution.query), suggestionsJson)
     case "repartition":
       return Result.map(repartitionAnswer(data, execution.query), repartitionJson)
+    case "stats":
+      return Result.succeed(statsJson(stats(data)))
+    case "consanguinite":
+      return Result.succeed(consanguiniteJson(consanguinite(data, execution.row, execution.generations)))
+    case "accouplement":
+      return Result.succeed(accouplementJson(accouplement(data, execution.pere, execution.mere, execution.generations)))
   }
 }

@@ -10,6 +10,7 @@ import {
 } from "../query/consanguinite/consanguinite.ts"
 import { Accouplement, Consanguinite } from "../schemas/consanguinite.ts"
 import { idPath } from "./equides.ts"
+import { executionCost } from "./executionCost.ts"
 import { Disponibilite } from "./middleware.ts"
 import { documented, int, params, requiredText } from "./params.ts"
 import { Introuvable } from "./problems.ts"
@@ -84,7 +85,11 @@ export class ConsanguiniteApi extends HttpApiGroup.make("consanguinite")
       query: consanguiniteQuery.fields,
       success: Consanguinite,
       error: Introuvable
-    }).annotateMerge(documented(idPath, consanguiniteQuery)).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(documented(idPath, consanguiniteQuery))
+      // ~0.01–0.02 ms on the sample; full scale 0.05 ms (generator), 0.2 ms at 8 and 7–9 ms at 12 generations on a closed
+      // population (docs/performance.md): the depth is priced by the bytes rule (38 units at 12), above that.
+      .annotateMerge(executionCost(0.5))
+      .annotateMerge(OpenApi.annotations({
       summary: "Consanguinité d'un équidé",
       description:
         "Coefficient de consanguinité de Wright F dans la coupe à N générations (méthode tabulaire), ancêtres communs et leur contribution " +
@@ -94,7 +99,10 @@ export class ConsanguiniteApi extends HttpApiGroup.make("consanguinite")
       query: accouplementQuery.fields,
       success: Accouplement,
       error: Introuvable
-    }).annotateMerge(documented(accouplementQuery)).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(documented(accouplementQuery))
+      // As a horse's consanguinity (above).
+      .annotateMerge(executionCost(0.5))
+      .annotateMerge(OpenApi.annotations({
       summary: "Accouplement envisagé",
       description:
         "F du poulain que donnerait l'accouplement pere × mere, coefficient de parenté R des parents, ancêtres communs et complétude des " +

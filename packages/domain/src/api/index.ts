@@ -3,6 +3,7 @@ export { Api } from "./Api.ts"
 export { type ApiClient, EquidesApiClient, makeApiClient } from "./client.ts"
 export { ConsanguiniteApi, DEFINITIONS_CONSANGUINITE } from "./consanguinite.ts"
 export { descendanceQuery, EquidesApi, listQuery, pedigreeQuery } from "./equides.ts"
+export { ExecutionCost, executionCost, executionUnits, QUOTA_RULE, UNIT_CPU_MS } from "./executionCost.ts"
 export { admittedValuesHint, nearestName, unknownParameterHint } from "../refusal/hints.ts"
 export * as Refusals from "../refusal/messages.ts"
 export { Disponibilite, Quota, Validation } from "./middleware.ts"
@@ -30,6 +31,7 @@ export {
   isBounded,
   listAnswer,
   type ListQuery,
+  listWithBreakdowns,
   queryPairs,
   repartitionAnswer,
   type RepartitionQuery,

@@ -2,6 +2,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { DEFAULT_SUGGEST_LIMITE, MAX_SUGGEST_LIMITE, MIN_SUGGEST_LIMITE } from "../query/suggest.ts"
 import { Suggestions } from "../schemas/lists.ts"
+import { executionCost } from "./executionCost.ts"
 import { Disponibilite } from "./middleware.ts"
 import { clampedInt, documented, params, requiredText } from "./params.ts"
 
@@ -23,7 +24,10 @@ export class SearchApi extends HttpApiGroup.make("search")
     HttpApiEndpoint.get("suggest", "/v1/search", {
       query: searchQuery.fields,
       success: Suggestions
-    }).annotateMerge(documented(searchQuery)).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(documented(searchQuery))
+      // Bounded by limite: ~0.007 ms on the sample; 0.8–2.5 ms at full scale (docs/performance.md).
+      .annotateMerge(executionCost(1))
+      .annotateMerge(OpenApi.annotations({
       summary: "Suggestions de noms",
       description:
         "Classées de la plus à la moins pertinente ; pas de pagination, coût borné par limite. Contrairement au filtre nom de la liste, cette route classe."

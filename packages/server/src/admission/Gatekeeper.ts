@@ -23,11 +23,11 @@ import { type Answer, type Own, renderProblem, shapeAnswer, withRateLimit } from
 import { makeNegotiator, type Negotiated } from "./coding.ts"
 import { ifNoneMatchMatches, isWildcard, makeEtagger } from "./conditional.ts"
 import { prefersHtml } from "./negotiation.ts"
-import { costOf, makeCallerKey, type QuotaState, rateLimitPolicy, TokenBuckets } from "./quota.ts"
+import { makeCallerKey, type QuotaState, rateLimitPolicy, TokenBuckets, unitsOf } from "./quota.ts"
 import { isOversized, MAX_QUERY_BYTES, MAX_QUERY_PARAMETERS, scanQuery } from "./requestSize.ts"
 import { targetProblem } from "./requestTarget.ts"
 import { exactBody, ResponseCache } from "./responseCache.ts"
-import { PROBES, routeTemplates } from "./routes.ts"
+import { executionCosts, PROBES, routeTemplates } from "./routes.ts"
 
 /** The methods of a CORS preflight's answer (`OPTIONS` itself is not asked for across origins). */
 const ALLOWED = "GET, HEAD"
@@ -93,6 +93,8 @@ export interface Exchange {
   readonly variant: string
   readonly etag: string | undefined
   readonly quota: QuotaState | undefined
+  /** `probe` and `route`: the caller's key (quota and fair share of the concurrency slots); else empty. */
+  readonly caller: string
   readonly verdict: Verdict
   /** `cached`: the answer the cache keeps. */
   readonly kept: Answer | undefined
@@ -115,6 +117,8 @@ const settle = (exchange: Deciding, verdict: Verdict, state: QuotaState | undefi
 export class Gatekeeper {
   /** The served paths and their route templates (also what tells a 405 from a 404). */
   readonly templates = routeTemplates()
+  /** Each route's execution cost (ms of CPU at full scale), where it declares one. */
+  private readonly executionMs = executionCosts()
   private readonly templateOf = (path: string): string | undefined => this.templates.find("GET", path)?.handler
   private readonly etagOf: ReturnType<typeof makeEtagger>
   private readonly negotiate = makeNegotiator()
@@ -167,6 +171,7 @@ export class Gatekeeper {
       variant: "",
       etag: undefined,
       quota: undefined,
+      caller: key,
       verdict: "route",
       kept: undefined,
       problem: undefined,
@@ -206,7 +211,7 @@ export class Gatekeeper {
     exchange.wildcard = ifNoneMatch !== undefined && isWildcard(ifNoneMatch)
     let state: QuotaState | undefined
     if (quota !== undefined) {
-      state = quota.take(key, notModified ? 1 : costOf(route, scan, this.data), now)
+      state = quota.take(key, notModified ? 1 : unitsOf(route, scan, this.data, route === undefined ? 0 : this.executionMs.get(route) ?? 0), now)
       if (!state.allowed) return settle(exchange, "tooMany", state)
     }
     if (notModified) return settle(exchange, "notModified", state)
@@ -218,6 +223,8 @@ export class Gatekeeper {
         return settle(exchange, "cached", state)
       }
     }
+    // Known when the quota is on; else taken now, only for what executes (the concurrency gate's fairness).
+    if (quota === undefined) exchange.caller = this.callerKey(peer, headerOf(headers, "x-forwarded-for"))
     return settle(exchange, route !== undefined && PROBES.has(route) ? "probe" : "route", state)
   }
 

@@ -25,6 +25,7 @@ import {
   DESCENDANCE_LIMITE_DEFAUT,
   DESCENDANCE_LIMITE_MAX,
   DESCENDANCE_LIMITE_MIN,
+  executionUnits,
   MAX_LIMITE,
   MAX_REPARTITION_LIMITE,
   MAX_SUGGEST_LIMITE,
@@ -256,6 +257,18 @@ export const estimatedBytes = (route: string | undefined, query: QueryScan, data
 /** max(1, ceil(estimated bytes / 16 KiB)). */
 export const costOf = (route: string | undefined, query: QueryScan, data: DatasetData): number =>
   Math.max(1, Math.ceil(estimatedBytes(route, query, data) / UNIT_BYTES))
+
+/**
+ * A request's units (issue 24, item 5): the larger of the bytes rule (`costOf`) and its route's
+ * execution cost (`executionMs`, ms of CPU at full scale: 1 unit per 0.5 ms, `executionUnits`; 0
+ * when the route declares none, see `routes.ts` `executionCosts`). A list without filters is a
+ * window of a pre-sorted order whose cost does not grow: the bytes rule alone.
+ */
+export const unitsOf = (route: string | undefined, query: QueryScan, data: DatasetData, executionMs: number): number => {
+  const bytes = costOf(route, query, data)
+  if (executionMs <= 0 || (route === "/v1/equides" && query.count === query.paging)) return bytes
+  return Math.max(bytes, executionUnits(executionMs))
+}
 
 // -----------------------------------------------------------------------------
 // The headers (draft-ietf-httpapi-ratelimit-headers-10: Structured Fields lists)

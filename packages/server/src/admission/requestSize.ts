@@ -20,9 +20,11 @@ export interface QueryScan {
   readonly vue: string | undefined
   readonly generations: string | undefined
   readonly dimension: string | undefined
+  /** Parameters that only page or present a list (`limite`, `offset`, `tri`, `vue`): a list with no other is unfiltered. */
+  readonly paging: number
 }
 
-const EMPTY: QueryScan = { count: 0, bytes: 0, limite: undefined, vue: undefined, generations: undefined, dimension: undefined }
+const EMPTY: QueryScan = { count: 0, bytes: 0, limite: undefined, vue: undefined, generations: undefined, dimension: undefined, paging: 0 }
 
 const decode = (raw: string): string => {
   if (!raw.includes("%") && !raw.includes("+")) return raw
@@ -35,7 +37,7 @@ const decode = (raw: string): string => {
 
 /**
  * The query string of `url` (path and query, as Node gives it: one char per byte): its size, and
- * the first value of `limite`, `vue`, `generations` and `dimension`. Stops reading values past the
+ * the first value of `limite`, `vue`, `generations` and `dimension`, how many parameters only page. Stops reading values past the
  * limits (the request is refused anyway).
  */
 export const scanQuery = (url: string): QueryScan => {
@@ -47,6 +49,7 @@ export const scanQuery = (url: string): QueryScan => {
   let vue: string | undefined
   let generations: string | undefined
   let dimension: string | undefined
+  let paging = 0
   let from = start + 1
   while (from <= url.length) {
     let to = url.indexOf("&", from)
@@ -61,9 +64,15 @@ export const scanQuery = (url: string): QueryScan => {
         switch (name) {
           case "limite":
             limite ??= decode(value)
+            paging++
             break
           case "vue":
             vue ??= decode(value)
+            paging++
+            break
+          case "offset":
+          case "tri":
+            paging++
             break
           case "generations":
             generations ??= decode(value)
@@ -76,7 +85,7 @@ export const scanQuery = (url: string): QueryScan => {
     }
     from = to + 1
   }
-  return { count, bytes, limite, vue, generations, dimension }
+  return { count, bytes, limite, vue, generations, dimension, paging }
 }
 
 export const isOversized = (scan: QueryScan): boolean => scan.count > MAX_QUERY_PARAMETERS || scan.bytes > MAX_QUERY_BYTES

@@ -3,11 +3,12 @@
  * (all with GET and HEAD) mapped to its route template, from the `HttpApi` definition and the
  * pages. Admission looks a request's route up here; the router is built with the same settings.
  */
-import { Api } from "@equides/domain"
+import { Api, ExecutionCost } from "@equides/domain"
+import { Context } from "effect"
 import { FindMyWay, type HttpRouter } from "effect/http"
 import { HttpApi } from "effect/http-api"
 import { DOCUMENTATION_ROUTE } from "../documentation.ts"
-import { EXPLORER_ROUTES } from "../explorer/paths.ts"
+import { EXPLORER_EXECUTION_MS, EXPLORER_ROUTES } from "../explorer/paths.ts"
 import { REFERENCE_ROUTES } from "../reference.ts"
 
 /**
@@ -27,4 +28,21 @@ export const routeTemplates = (): FindMyWay.Router<string> => {
   })
   for (const page of [DOCUMENTATION_ROUTE, ...REFERENCE_ROUTES, ...EXPLORER_ROUTES]) router.on("GET", page as HttpRouter.PathInput, page)
   return router
+}
+
+/**
+ * The execution cost of every route that declares one (ms of CPU at full scale, issue 24 item 5):
+ * the API's from their definitions (`executionCost`), the pages' from `EXPLORER_EXECUTION_MS`.
+ * One table, read by the quota (`admission/quota.ts` `unitsOf`).
+ */
+export const executionCosts = (): ReadonlyMap<string, number> => {
+  const costs = new Map<string, number>(Object.entries(EXPLORER_EXECUTION_MS))
+  HttpApi.reflect(Api, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      const ms = Context.get(endpoint.annotations, ExecutionCost)
+      if (ms > 0) costs.set(endpoint.path, ms)
+    }
+  })
+  return costs
 }

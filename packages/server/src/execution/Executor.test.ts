@@ -11,7 +11,7 @@ import {
   type DatasetData,
   type Execution,
   fromRecords,
-  type InvalidParameter,
+  InvalidParameter,
   type ListQuery,
   PageEquides,
   Repartition,
@@ -82,7 +82,9 @@ const referenceOf = (data: DatasetData, execution: Execution) => {
     ? Result.map(listAnswer(data, execution.query, execution.url), Schema.encodeSync(PageEquides))
     : execution.endpoint === "suggest"
     ? Result.map(suggestAnswer(data, execution.query), Schema.encodeSync(Suggestions))
-    : Result.map(repartitionAnswer(data, execution.query), Schema.encodeSync(Repartition))
+    : execution.endpoint === "repartition"
+    ? Result.map(repartitionAnswer(data, execution.query), Schema.encodeSync(Repartition))
+    : Result.fail(new InvalidParameter({ parametre: "endpoint", detail: `${execution.endpoint}: not drawn by this test` }))
   return Result.isSuccess(encoded)
     ? { body: JSON.stringify(encoded.success) }
     : { refused: { parametre: encoded.failure.parametre, detail: encoded.failure.detail, indice: encoded.failure.indice } }
@@ -159,7 +161,7 @@ describe("isolation", () => {
     it.effect("probes, 304s and unfiltered pages are answered while heavy queries hold every worker", () =>
       Effect.gen(function*() {
         const gauge = gaugeOf(yield* Telemetry)
-        const etag = (yield* call("/v1/stats")).headers["etag"]
+        const etag = (yield* call("/v1/meta")).headers["etag"]
         let listsAnswered = false
         const heavy = yield* Effect.forkChild(
           Effect.all([1, 2, 3].map((i) => call(`/v1/equides?sexe=Male&limite=${i}`)), { concurrency: "unbounded" }).pipe(
@@ -169,7 +171,7 @@ describe("isolation", () => {
         // The worker holds one list, the two others wait for it.
         yield* eventually(() => gauge("equides_query_workers_busy") === 1 && gauge("equides_query_queue") === 2)
         const probe = yield* call("/healthz")
-        const notModified = yield* call("/v1/stats", { headers: { "if-none-match": etag ?? "" } })
+        const notModified = yield* call("/v1/meta", { headers: { "if-none-match": etag ?? "" } })
         // A list without filters is a window of a sorted permutation: answered in the server's thread.
         const unfiltered = yield* call("/v1/equides?tri=-nom&limite=4")
         assert.strictEqual(probe.status, 200)

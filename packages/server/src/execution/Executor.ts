@@ -1,40 +1,62 @@
 /**
- * Where the queries that scan the data run (`WORKERS`): in the server's own thread (`0`), or on a
- * pool of worker threads sharing the Dataset's memory, so that a heavy query never holds the event
- * loop, the probes, the 304s and the kept responses, and every core serves. Either way the body is
- * made by the same function (`answer` of `@equides/domain/answers`): the same bytes.
+ * Where the work whose cost grows with the data or the depth runs (`WORKERS`): the queries that
+ * scan the data, the pedigree walks, the explorer's pages (`work.ts`). In the server's own thread
+ * (`0`), or on a pool of worker threads sharing the Dataset's memory, so that a heavy query never
+ * holds the event loop, the probes, the 304s and the kept responses, and every core serves. Either
+ * way the body is made by the same function (`perform`): the same bytes.
  *
  * A pooled execution is asynchronous: it holds its concurrency slot until the worker answers, so
  * `MAX_CONCURRENCY` counts real executions and the deadline sees real waiting (503 past it).
  */
-import { answer, Dataset, type DatasetData, type Execution, InvalidParameter, isBounded, prepareQueries } from "@equides/domain"
+import { Dataset, type DatasetData, type Execution, InvalidParameter, isBounded, prepareQueries } from "@equides/domain"
 import { shareDataset } from "@equides/ingest/shared"
-import { Context, Effect, Layer, Option, Result } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { Settings } from "../config.ts"
-import { Telemetry } from "../telemetry.ts"
-import { type Outcome, QueryPool, type WorkerSpec } from "./QueryPool.ts"
+import type { PageExecution, Rendered } from "../explorer/pages.ts"
+import { type Registry, Telemetry } from "../telemetry.ts"
+import { QueryPool, type WorkerSpec } from "./QueryPool.ts"
+import { familyOf, isPage, type Outcome, perform, type Work, warmUp } from "./work.ts"
 
 export interface ExecutorShape {
   /** The JSON body of an execution, or the parameter it refuses. */
   readonly answer: (execution: Execution) => Effect.Effect<Uint8Array, InvalidParameter>
+  /** An explorer page, rendered with its status. */
+  readonly render: (page: PageExecution) => Effect.Effect<Rendered>
 }
 
-/** Executions in the calling thread, what they build on first use built now (before `/readyz` says ready). */
-const inline = (data: DatasetData) => {
+/** Where a work's outcome comes from: the calling thread, or a worker. */
+type Run = (work: Work) => Effect.Effect<Outcome>
+
+/** Work in the calling thread, what it builds on first use built now (before `/readyz` says ready); its time recorded. */
+const inline = (data: DatasetData, registry: Registry): Run => {
   prepareQueries(data)
-  return (execution: Execution): Effect.Effect<Uint8Array, InvalidParameter> => run(data, execution)
+  return (work) =>
+    Effect.sync(() => {
+      const started = performance.now()
+      const outcome = perform(data, work)
+      registry.recordExecution(familyOf(work), (performance.now() - started) / 1000)
+      return outcome
+    })
 }
 
-const run = (data: DatasetData, execution: Execution): Effect.Effect<Uint8Array, InvalidParameter> => {
-  const outcome = answer(data, execution)
-  return Result.isSuccess(outcome) ? Effect.succeed(outcome.success) : Effect.fail(outcome.failure)
+/** Every work in the calling thread (`WORKERS=0`): every family run once first, as a query worker does. */
+const warmedInline = (data: DatasetData, registry: Registry): Run => {
+  const run = inline(data, registry)
+  warmUp(data, perform)
+  return run
 }
+
+const executorOf = (run: Run): ExecutorShape => ({
+  answer: (execution) => Effect.flatMap(run(execution), answered),
+  // A page renders its refusals as error pages: only a defect fails it.
+  render: (page) => Effect.flatMap(run(page), (outcome) => (outcome.kind === "body" ? Effect.succeed(outcome) : Effect.orDie(settled(outcome))))
+})
 
 export class Executor extends Context.Service<Executor, ExecutorShape>()("@equides/server/Executor") {
   /** Every execution in the calling fiber, synchronously. */
-  static readonly inline: Layer.Layer<Executor, never, Dataset> = Layer.effect(
+  static readonly inline: Layer.Layer<Executor, never, Dataset | Telemetry> = Layer.effect(
     Executor,
-    Effect.map(Dataset, (data) => ({ answer: inline(data) }))
+    Effect.map(Effect.all([Dataset, Telemetry]), ([data, registry]) => executorOf(warmedInline(data, registry)))
   )
 
   /** A pool of `size` workers (`spec`: the module they run; tests run slow or crashing ones). */
@@ -54,7 +76,7 @@ export class Executor extends Context.Service<Executor, ExecutorShape>()("@equid
       if (workers === 0 || data.size === 0) {
         // No data to share (an empty file): threads started before the load would idle until shutdown.
         if (Option.isSome(started)) yield* Effect.promise(() => started.value.close())
-        return { answer: inline(data) }
+        return executorOf(warmedInline(data, yield* Telemetry))
       }
       return yield* pooled(Option.isSome(started) ? started.value : yield* prepare(workers))
     })
@@ -86,23 +108,22 @@ const pooled = (pool: QueryPool) =>
       "Query worker threads started to replace one that exited (after a growing delay when it died before it was ready).",
       () => pool.restarts
     )
-    const here = inline(data)
-    return Executor.of({
-      answer: (execution) =>
-        isBounded(execution) ? here(execution) : Effect.callback<Uint8Array, InvalidParameter>((resume) => {
-          const ticket = pool.submit(execution, (outcome) => resume(settle(outcome)))
-          return Effect.sync(() => pool.cancel(ticket))
+    const here = inline(data, registry)
+    return Executor.of(executorOf((work) =>
+      !isPage(work) && isBounded(work) ? here(work) : Effect.callback<Outcome>((resume) => {
+        const ticket = pool.submit(work, (outcome, ms) => {
+          if (ms !== undefined) registry.recordExecution(familyOf(work), ms / 1000)
+          resume(Effect.succeed(outcome))
         })
-    })
+        return Effect.sync(() => pool.cancel(ticket))
+      })
+    ))
   })
 
-const settle = (outcome: Outcome): Effect.Effect<Uint8Array, InvalidParameter> => {
-  switch (outcome.kind) {
-    case "body":
-      return Effect.succeed(outcome.body)
-    case "refused":
-      return Effect.fail(new InvalidParameter(outcome.refusal))
-    case "defect":
-      return Effect.die(new Error(outcome.message))
-  }
-}
+/** An execution's body, or the parameter it refuses. */
+const answered = (outcome: Outcome): Effect.Effect<Uint8Array, InvalidParameter> =>
+  outcome.kind === "body" ? Effect.succeed(outcome.body) : settled(outcome)
+
+/** A refusal or a defect as the effect's failure. */
+const settled = (outcome: Exclude<Outcome, { readonly kind: "body" }>): Effect.Effect<never, InvalidParameter> =>
+  outcome.kind === "refused" ? Effect.fail(new InvalidParameter(outcome.refusal)) : Effect.die(new Error(outcome.message))

@@ -6,7 +6,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { buildDataset, type Execution, type SearchQuery } from "@equides/domain"
 import { syntheticRecords } from "@equides/domain/testing"
 import { shareDataset } from "@equides/ingest/shared"
-import { type Outcome, QueryPool, type Scheduler } from "./QueryPool.ts"
+import { QueryPool, type Scheduler } from "./QueryPool.ts"
+import type { Outcome } from "./work.ts"
 
 const RECORDS = syntheticRecords(200, 3)
 

@@ -17,21 +17,17 @@
  * buffer. Nor on `piscina`, as fast here: withdrawing a task it has started terminates the worker, and
  * a worker's data is fixed when it starts (docs/decisions.md).
  */
-import type { Execution } from "@equides/domain/answers"
 import type { DatasetShare } from "@equides/ingest/shared"
 import { Worker } from "node:worker_threads"
-import type { Refusal, Reply, Request } from "./protocol.ts"
-
-export type Outcome =
-  | { readonly kind: "body"; readonly body: Uint8Array }
-  | { readonly kind: "refused"; readonly refusal: Refusal }
-  | { readonly kind: "defect"; readonly message: string }
+import type { Reply, Request } from "./protocol.ts"
+import type { Outcome, Work } from "./work.ts"
 
 /** An execution submitted to the pool. */
 export interface Ticket {
   readonly id: number
-  readonly execution: Execution
-  readonly done: (outcome: Outcome) => void
+  readonly work: Work
+  /** `ms`: the run's time in the worker (undefined when it did not end: a defect, a dead worker). */
+  readonly done: (outcome: Outcome, ms: number | undefined) => void
   /** Withdrawn: never started, or its outcome is no longer wanted. */
   cancelled: boolean
 }
@@ -127,8 +123,8 @@ export class QueryPool {
     return this.threads.size
   }
 
-  submit(execution: Execution, done: (outcome: Outcome) => void): Ticket {
-    const ticket: Ticket = { id: this.nextId++, execution, done, cancelled: false }
+  submit(work: Work, done: Ticket["done"]): Ticket {
+    const ticket: Ticket = { id: this.nextId++, work, done, cancelled: false }
     // The thread idle longest: the one that answered last is still collecting its young generation.
     const thread = this.idle.shift()
     if (thread === undefined) this.queue.push(ticket)
@@ -181,7 +177,9 @@ export class QueryPool {
       thread.job = undefined
       this.release(thread)
       if (job === undefined || job.cancelled || job.id !== reply.id) return
-      job.done(reply.kind === "body" ? { kind: "body", body: reply.body } : reply.kind === "refused" ? { kind: "refused", refusal: reply.refusal } : { kind: "defect", message: reply.message })
+      if (reply.kind === "body") job.done({ kind: "body", status: reply.status, body: reply.body }, reply.ms)
+      else if (reply.kind === "refused") job.done({ kind: "refused", refusal: reply.refusal }, reply.ms)
+      else job.done({ kind: "defect", message: reply.message }, undefined)
     })
     worker.on("error", (error) => settle?.reject(error))
     worker.on("exit", (code) => {
@@ -191,7 +189,7 @@ export class QueryPool {
       if (at >= 0) this.idle.splice(at, 1)
       const job = thread.job
       thread.job = undefined
-      if (job !== undefined && !job.cancelled) job.done({ kind: "defect", message: `query worker exited with code ${code}` })
+      if (job !== undefined && !job.cancelled) job.done({ kind: "defect", message: `query worker exited with code ${code}` }, undefined)
       if (this.closing) return
       if (thread.served) {
         this.replace()
@@ -233,6 +231,6 @@ export class QueryPool {
 
   private run(thread: Thread, ticket: Ticket): void {
     thread.job = ticket
-    this.post(thread, { kind: "execute", id: ticket.id, execution: ticket.execution })
+    this.post(thread, { kind: "execute", id: ticket.id, work: ticket.work })
   }
 }

@@ -1,8 +1,8 @@
 /** A query worker that dies (its thread exits) on the suggestion `q=crash`, and answers the rest. */
-import { answer } from "@equides/domain/answers"
 import { serveQueries } from "./serveQueries.ts"
+import { perform } from "./work.ts"
 
-serveQueries((data, execution) => {
-  if (execution.endpoint === "suggest" && execution.query.q === "crash") process.exit(3)
-  return answer(data, execution)
+serveQueries((data, work) => {
+  if ("endpoint" in work && work.endpoint === "suggest" && work.query.q === "crash") process.exit(3)
+  return perform(data, work)
 })

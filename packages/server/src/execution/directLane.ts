@@ -11,7 +11,7 @@
  * The lane bypasses the concurrency gate: a lookup is bounded work, like a kept response.
  */
 import { descendanceQuery, Equide, listQuery, NoQuery, pedigreeQuery } from "@equides/domain"
-import type { DatasetData } from "@equides/domain"
+import { type DatasetData, idOf as idOfRow } from "@equides/domain"
 import { answer, isBounded, jsonEncoder, queryPairs } from "@equides/domain/answers"
 import { Exit, Result, Schema, type SchemaAST } from "effect"
 import { JSON_TYPE, type Own } from "../admission/answer.ts"
@@ -108,6 +108,12 @@ export const makeDirectLane = (data: DatasetData): DirectLane => {
       return Result.isSuccess(body) ? jsonOwn(body.success) : undefined
     }
   }
+  // The lane's first use (issue 24, item 6): each lookup answered once now, before the server listens.
+  const id = idOfRow(data, 0)
+  answerers["/v1/equides/:id"](`/v1/equides/${id}`)
+  answerers["/v1/equides/:id/pedigree"](`/v1/equides/${id}/pedigree?generations=8`)
+  answerers["/v1/equides/:id/descendance"](`/v1/equides/${id}/descendance?limite=100`)
+  answerers["/v1/equides"]("/v1/equides?tri=-annee&limite=100")
   // Another method on a served path is the router's 405.
   return (method, route, url) =>
     (method === "GET" || method === "HEAD") && isLaneRoute(route) ? answerers[route](url) : undefined

@@ -4,9 +4,9 @@
  * notified), and takes it. Tests of isolation and overload run the pool on it: what is answered
  * before a permit is granted did not wait for a query, however slow the machine.
  */
-import { answer } from "@equides/domain/answers"
-import { workerData } from "node:worker_threads"
+import { parentPort, workerData } from "node:worker_threads"
 import { serveQueries } from "./serveQueries.ts"
+import { perform } from "./work.ts"
 
 const { permits } = workerData as { readonly permits: Int32Array }
 
@@ -19,7 +19,14 @@ const takePermit = (): void => {
   }
 }
 
-serveQueries((data, execution) => {
-  takePermit()
-  return answer(data, execution)
+/** Set once the Dataset is attached and the warm-up done: the warm-up runs before the pool is ready, ungated. */
+let warmedUp = false
+
+serveQueries((data, work) => {
+  if (warmedUp) takePermit()
+  return perform(data, work)
+})
+// Registered after `serveQueries`' own listener, so it runs once that one has attached and warmed up.
+parentPort?.on("message", (request: { readonly kind: string }) => {
+  if (request.kind === "attach") warmedUp = true
 })

@@ -1,11 +1,11 @@
 /** Messages between the query pool (`QueryPool.ts`) and its workers (`serveQueries.ts`). */
-import type { Execution } from "@equides/domain/answers"
 import type { DatasetShare } from "@equides/ingest/shared"
+import type { Work } from "./work.ts"
 
 export type Request =
   /** The Dataset to serve: the first message a worker gets. */
   | { readonly kind: "attach"; readonly share: DatasetShare }
-  | { readonly kind: "execute"; readonly id: number; readonly execution: Execution }
+  | { readonly kind: "execute"; readonly id: number; readonly work: Work }
 
 /** The fields of a refused parameter (an `InvalidParameter` loses its class on the way). */
 export interface Refusal {
@@ -17,8 +17,8 @@ export interface Refusal {
 export type Reply =
   /** The Dataset is attached: the worker takes executions. */
   | { readonly kind: "ready" }
-  /** The JSON body, its buffer transferred. */
-  | { readonly kind: "body"; readonly id: number; readonly body: Uint8Array }
-  | { readonly kind: "refused"; readonly id: number; readonly refusal: Refusal }
+  /** The body (JSON, or a page's HTML) and its status, its buffer transferred; `ms`, the run's time in the worker. */
+  | { readonly kind: "body"; readonly id: number; readonly status: number; readonly body: Uint8Array; readonly ms: number }
+  | { readonly kind: "refused"; readonly id: number; readonly refusal: Refusal; readonly ms: number }
   /** The query threw: a bug, answered 500 and logged by the server. */
   | { readonly kind: "defect"; readonly id: number; readonly message: string }

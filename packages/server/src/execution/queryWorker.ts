@@ -5,6 +5,6 @@
 import { enableCompileCache } from "node:module"
 
 enableCompileCache()
-const { answer } = await import("@equides/domain/answers")
+const { perform } = await import("./work.ts")
 const { serveQueries } = await import("./serveQueries.ts")
-serveQueries(answer)
+serveQueries(perform)

@@ -1,15 +1,15 @@
 /**
  * The body of a query worker thread: waits for the Dataset the main thread shares (rebuilt on the
  * same memory, no copy), tells the pool it is ready, then answers executions one at a time (see
- * `QueryPool.ts`, `protocol.ts`). `run` is the real `answer` in `queryWorker.ts`; tests wrap it.
+ * `QueryPool.ts`, `protocol.ts`). `run` is the real `perform` (`work.ts`) in `queryWorker.ts`; tests wrap it.
  */
 import type { DatasetData } from "@equides/domain"
-import { type answer, prepareQueries } from "@equides/domain/answers"
+import { prepareQueries } from "@equides/domain/answers"
 import { attachDataset } from "@equides/ingest/shared"
-import { Result } from "effect"
 import { parentPort } from "node:worker_threads"
 import type { Reply, Request } from "./protocol.ts"
 import { giveWayToMainThread } from "./threadPriority.ts"
+import { type perform, warmUp } from "./work.ts"
 
 /**
  * A young-generation collection after each answer, when the process exposes `gc` (`main.ts` starts
@@ -20,7 +20,7 @@ import { giveWayToMainThread } from "./threadPriority.ts"
  */
 const collectYoung = globalThis.gc === undefined ? undefined : () => globalThis.gc?.({ type: "minor" })
 
-export const serveQueries = (run: typeof answer): void => {
+export const serveQueries = (run: typeof perform): void => {
   const port = parentPort
   if (port === null) throw new Error("a query worker runs as a worker thread")
   giveWayToMainThread()
@@ -31,25 +31,25 @@ export const serveQueries = (run: typeof answer): void => {
     if (request.kind === "attach") {
       data = attachDataset(request.share)
       prepareQueries(data)
+      // Every family once before the pool says ready (and so before `/readyz` does).
+      warmUp(data, run)
       reply({ kind: "ready" })
       return
     }
-    const { id, execution } = request
+    const { id, work } = request
     let outcome
+    const started = performance.now()
     try {
       if (data === undefined) throw new Error("an execution before the Dataset was attached")
-      outcome = run(data, execution)
+      outcome = run(data, work)
     } catch (error) {
       reply({ kind: "defect", id, message: error instanceof Error ? error.stack ?? error.message : String(error) })
       return
     }
-    if (Result.isSuccess(outcome)) {
-      const body = outcome.success
-      reply({ kind: "body", id, body }, [body.buffer as ArrayBuffer])
-    } else {
-      const { parametre, detail, indice } = outcome.failure
-      reply({ kind: "refused", id, refusal: indice === undefined ? { parametre, detail } : { parametre, detail, indice } })
-    }
+    const ms = performance.now() - started
+    if (outcome.kind === "body") reply({ kind: "body", id, status: outcome.status, body: outcome.body, ms }, [outcome.body.buffer as ArrayBuffer])
+    else if (outcome.kind === "refused") reply({ kind: "refused", id, refusal: outcome.refusal, ms })
+    else reply({ ...outcome, id })
     collectYoung?.()
   })
 }

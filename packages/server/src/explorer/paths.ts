@@ -30,6 +30,22 @@ export const EXPLORER_ROUTES: ReadonlyArray<string> = [
   FAVICON
 ]
 
+/**
+ * The execution cost of the pages that read the data, in ms of CPU at full scale (issue 24, item 5:
+ * 1 quota unit per 0.5 ms, `@equides/domain` `executionCost`), estimated as the API routes' are:
+ * on the embedded sample, single renders (list 0.30 ms, of which 0.07 ms of queries; stats 0.24 ms,
+ * of which 0.03 ms of breakdowns; record 0.06, pedigree 0.1, progeny of a top sire 0.3), the
+ * queries scaled by the row count (×148), against the pages' full-scale timings of
+ * docs/performance.md (list 36–53 ms and stats 27 ms median over HTTP under a load average of 11).
+ */
+export const EXPLORER_EXECUTION_MS: Readonly<Record<string, number>> = {
+  [EXPLORER_LIST]: 10,
+  [EXPLORER_STATS]: 4,
+  [EXPLORER_RECORD]: 0.5,
+  [EXPLORER_PEDIGREE]: 0.5,
+  [EXPLORER_PROGENY]: 0.5
+}
+
 /** `Cache-Control` of content-hashed files: their URL changes whenever their bytes do. */
 export const IMMUTABLE_POLICY = "public, max-age=31536000, immutable"
 

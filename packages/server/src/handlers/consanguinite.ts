@@ -1,8 +1,13 @@
-/** Handlers of the `consanguinite` group: a horse's inbreeding coefficient and a planned mating's. */
-import { accouplement, Api, consanguinite, Dataset, findEquide, Introuvable, ParametreInvalide } from "@equides/domain"
+/**
+ * Handlers of the `consanguinite` group: a horse's inbreeding coefficient and a planned mating's.
+ * The ids are resolved here (O(1): an unknown id is a 404); the pedigree walk, whose cost grows
+ * with the depth, runs on the `Executor` (a query worker when there are).
+ */
+import { Api, Dataset, findEquide, Introuvable, ParametreInvalide } from "@equides/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { equideRow } from "./query.ts"
+import { Executor } from "../execution/Executor.ts"
+import { equideRow, jsonBody } from "./query.ts"
 
 /** A parent of a planned mating that matches no record: the 404 names the parameter. */
 const parentNotFound = (parametres: ReadonlyArray<"pere" | "mere">) =>
@@ -24,8 +29,11 @@ export const ConsanguiniteHandlers = HttpApiBuilder.group(
   "consanguinite",
   Effect.fnUntraced(function*(handlers) {
     const data = yield* Dataset
+    const executor = yield* Executor
     return handlers.handleAll({
-      equide: ({ params, query }) => Effect.map(equideRow(data, params.id), (row) => consanguinite(data, row, query.generations)),
+      equide: ({ params, query }) =>
+        Effect.flatMap(equideRow(data, params.id), (row) =>
+          jsonBody(executor.answer({ endpoint: "consanguinite", row, generations: query.generations }))),
       accouplement: ({ query }) => {
         const pere = findEquide(data, query.pere)
         const mere = findEquide(data, query.mere)
@@ -33,7 +41,7 @@ export const ConsanguiniteHandlers = HttpApiBuilder.group(
           return Effect.fail(parentNotFound(pere === undefined ? (mere === undefined ? ["pere", "mere"] : ["pere"]) : ["mere"]))
         }
         if (pere === mere) return Effect.fail(sameParent)
-        return Effect.succeed(accouplement(data, pere, mere, query.generations))
+        return jsonBody(executor.answer({ endpoint: "accouplement", pere, mere, generations: query.generations }))
       }
     })
   })

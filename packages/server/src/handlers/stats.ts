@@ -1,6 +1,6 @@
 /** Handlers of the `stats` group: global counts and the breakdown of a filtered selection. */
-import { Api, Dataset, stats } from "@equides/domain"
-import { Effect } from "effect"
+import { Api, type Dataset } from "@equides/domain"
+import { Effect, type Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Executor } from "../execution/Executor.ts"
 import { jsonBody } from "./query.ts"
@@ -9,11 +9,13 @@ export const StatsHandlers = HttpApiBuilder.group(
   Api,
   "stats",
   Effect.fnUntraced(function*(handlers) {
-    const data = yield* Dataset
     const executor = yield* Executor
     return handlers.handleAll({
-      global: () => Effect.succeed(stats(data)),
+      global: () => jsonBody(executor.answer({ endpoint: "stats" })),
       repartition: ({ query }) => jsonBody(executor.answer({ endpoint: "repartition", query }))
     })
   })
 )
+
+/** The `stats` group's handlers as the application takes them: the real ones, or a test's (which may read the Dataset). */
+export type StatsGroup = Layer.Layer<Layer.Success<typeof StatsHandlers>, never, Layer.Services<typeof StatsHandlers> | Dataset>

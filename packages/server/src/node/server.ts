@@ -27,7 +27,7 @@ import { Release } from "../release.ts"
 import { reportDefectWith } from "./defects.ts"
 import { type FrontDoor, makeFrontDoor } from "./frontDoor.ts"
 import { MetricsListenerLive } from "../metrics.ts"
-import { StatsHandlers } from "../handlers/stats.ts"
+import { type StatsGroup, StatsHandlers } from "../handlers/stats.ts"
 import { checkListenable, reportStartFailure } from "./startup.ts"
 import { loadLogging, logPhase } from "./loadLog.ts"
 import { answerBadHost, answerClientError, answerConnect, answerExpectation, refusesHost } from "./rawAnswers.ts"
@@ -148,7 +148,7 @@ export const publicListener = (options: NodeHttpServer.Options, frontDoor = true
   }))
 
 /** The server over the given handlers of the `stats` group (the shutdown test injects slow ones). */
-export const makeServerLive = (stats: typeof StatsHandlers = StatsHandlers) =>
+export const makeServerLive = (stats: StatsGroup = StatsHandlers) =>
   Layer.unwrap(
   Effect.gen(function*() {
     const settings = yield* serverConfig

@@ -11,7 +11,7 @@
  *     computed, `If-None-Match` compared; quota (1 unit when `If-None-Match` matched, else the
  *     URI's cost → 429); 304 when it matched; the response cache. What admission answers without
  *     executing anything, the front door writes itself; here the same answer is written;
- *  7. concurrency and deadline → 503. Probes skip it (constant-time, they must stay responsive
+ *  7. concurrency (a caller holds at most half the slots while another waits) and deadline → 503. Probes skip it (constant-time, they must stay responsive
  *     under load) but pay the quota like any request (1 unit); 304s and cached answers never
  *     reach it (nothing executes);
  *  8. the router: `RouteProblems` (404/405/500 problems) around the HttpApi routes and their own
@@ -157,12 +157,12 @@ const Pipeline = Effect.gen(function*() {
       return Effect.matchCauseEffect(routed, {
         onSuccess: (response) => {
           gate.endRun(ticket)
-          gate.leave()
+          gate.leave(exchange.caller)
           return respond(response, exchange)
         },
         onFailure: (cause) => {
           gate.endRun(ticket)
-          gate.leave()
+          gate.leave(exchange.caller)
           return ticket.timedOut && Cause.hasInterrupts(cause) ? unavailable("run_timeout", exchange) : Effect.failCause(cause)
         }
       })
@@ -182,10 +182,11 @@ const Pipeline = Effect.gen(function*() {
 
       // Concurrency and deadline.
       const deadline = exchange.now + timeoutMs
-      if (gate.tryEnter()) return run(fiber, exchange, deadline)
+      if (gate.tryEnter(exchange.caller)) return run(fiber, exchange, deadline)
       // Slow path: wait in the queue (interruptible: a client that leaves gives up its place).
       return Effect.interruptible(Effect.callback<"granted" | "expired" | "full">((resume) => {
         const waiter: Waiter = {
+          caller: exchange.caller,
           deadline,
           settled: false,
           granted: false,
@@ -199,7 +200,7 @@ const Pipeline = Effect.gen(function*() {
           if (outcome === "full") return unavailable("queue_full", exchange)
           if (outcome === "expired") return unavailable("queue_timeout", exchange)
           if (fiber.getRef(Clock.Clock).currentTimeMillisUnsafe() >= deadline) {
-            gate.leave()
+            gate.leave(exchange.caller)
             return unavailable("queue_timeout", exchange)
           }
           return run(fiber, exchange, deadline)

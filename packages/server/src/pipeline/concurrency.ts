@@ -2,6 +2,13 @@
  * Concurrency and time (design 3): at most `MAX_CONCURRENCY` requests execute; later ones wait in
  * a FIFO queue; a request whose wait plus run passes `REQUEST_TIMEOUT_MS` gets a 503.
  *
+ * Fairness between callers (issue 24, item 5): a caller holds at most half of the slots
+ * (`perCaller`, at least 1) while another caller waits. A freed slot goes to the first waiter
+ * whose caller holds fewer than that; only when every waiter's caller holds its half does it go
+ * to the first waiter (then no other caller is waiting, or `MAX_CONCURRENCY` is odd). A caller
+ * alone may use every slot; a running request is never cut to make room: a flooding caller gives
+ * its slots back, one by one, as its requests end.
+ *
  * Timers: the fast path (a free slot) arms none, neither a timer nor a fiber: it is a counter.
  * Deadlines, for waiting and running requests alike, are enforced by ONE watchdog fiber per
  * server that wakes every `tick` (a twentieth of the timeout, between 5 and 250 ms) and
@@ -26,6 +33,8 @@ export interface Ticket {
 
 /** A request waiting for a slot. */
 export interface Waiter {
+  /** Who asks (the quota's caller key). */
+  readonly caller: string
   readonly deadline: number
   /**
    * `true`: the slot is handed over; `false`: the deadline passed first. Called from another
@@ -44,14 +53,21 @@ export class Gate {
   private queue: Array<Waiter | undefined> = []
   private head = 0
   private waiting = 0
+  /** Slots held, per caller holding any. */
+  private readonly held = new Map<string, number>()
+  /** Waiters, per caller with any waiting: one caller alone needs no look past the head. */
+  private readonly waitersOf = new Map<string, number>()
 
   readonly maxConcurrency: number
   /** Waiters beyond this are refused at once. */
   readonly maxQueue: number
+  /** Slots a caller may hold while another waits: half, at least 1. */
+  readonly perCaller: number
 
   constructor(maxConcurrency: number, maxQueue: number) {
     this.maxConcurrency = maxConcurrency
     this.maxQueue = maxQueue
+    this.perCaller = Math.max(1, Math.floor(maxConcurrency / 2))
   }
 
   /** Requests waiting for a slot. */
@@ -59,10 +75,19 @@ export class Gate {
     return this.waiting
   }
 
-  /** Takes a free slot if there is one (the fast path). */
-  tryEnter(): boolean {
+  /** Slots `caller` holds. */
+  holding(caller: string): number {
+    return this.held.get(caller) ?? 0
+  }
+
+  /**
+   * Takes a free slot if there is one (the fast path). A free slot means nobody waits (a freed
+   * slot goes to a waiter first), so fairness has nothing to decide here.
+   */
+  tryEnter(caller: string): boolean {
     if (this.running < this.maxConcurrency) {
       this.running++
+      this.hold(caller)
       return true
     }
     return false
@@ -73,7 +98,27 @@ export class Gate {
     if (this.waiting >= this.maxQueue) return false
     this.queue.push(waiter)
     this.waiting++
+    this.waitersOf.set(waiter.caller, (this.waitersOf.get(waiter.caller) ?? 0) + 1)
     return true
+  }
+
+  private hold(caller: string): void {
+    this.held.set(caller, this.holding(caller) + 1)
+  }
+
+  private release(caller: string): void {
+    const holding = this.holding(caller)
+    if (holding <= 1) this.held.delete(caller)
+    else this.held.set(caller, holding - 1)
+  }
+
+  /** Out of the queue: granted, expired or cancelled. */
+  private settle(waiter: Waiter): void {
+    waiter.settled = true
+    this.waiting--
+    const left = (this.waitersOf.get(waiter.caller) ?? 1) - 1
+    if (left === 0) this.waitersOf.delete(waiter.caller)
+    else this.waitersOf.set(waiter.caller, left)
   }
 
   /**
@@ -83,21 +128,34 @@ export class Gate {
   cancel(waiter: Waiter): void {
     if (waiter.granted) {
       waiter.granted = false
-      this.leave()
+      this.leave(waiter.caller)
       return
     }
     if (waiter.settled) return
-    waiter.settled = true
-    this.waiting--
+    this.settle(waiter)
   }
 
+  /** The waiter a freed slot goes to (taken out of the array), or undefined when none waits. */
   private nextWaiter(): Waiter | undefined {
     while (this.head < this.queue.length) {
       const waiter = this.queue[this.head]
+      if (waiter !== undefined && !waiter.settled) break
       this.queue[this.head++] = undefined
-      if (waiter !== undefined && !waiter.settled) return waiter
     }
-    return undefined
+    if (this.head >= this.queue.length) return undefined
+    const first = this.queue[this.head]!
+    if (this.holding(first.caller) >= this.perCaller && this.waitersOf.size > 1) {
+      // The first waiter's caller holds its half while others wait: the first of a caller under it goes first.
+      for (let i = this.head + 1; i < this.queue.length; i++) {
+        const waiter = this.queue[i]
+        if (waiter !== undefined && !waiter.settled && this.holding(waiter.caller) < this.perCaller) {
+          this.queue[i] = undefined
+          return waiter
+        }
+      }
+    }
+    this.queue[this.head++] = undefined
+    return first
   }
 
   private compact(): void {
@@ -107,17 +165,18 @@ export class Gate {
     }
   }
 
-  /** Leaves a slot: handed to the first waiter, if any (FIFO), else freed. */
-  leave(): void {
+  /** `caller` leaves a slot: handed to the next waiter (FIFO, fairness first), if any, else freed. */
+  leave(caller: string): void {
+    this.release(caller)
     const waiter = this.nextWaiter()
     this.compact()
     if (waiter === undefined) {
       this.running--
       return
     }
-    waiter.settled = true
+    this.settle(waiter)
     waiter.granted = true
-    this.waiting--
+    this.hold(waiter.caller)
     waiter.resume(true)
   }
 
@@ -135,8 +194,7 @@ export class Gate {
       const waiter = this.queue[this.head]
       if (waiter !== undefined && !waiter.settled) {
         if (waiter.deadline > now) break
-        waiter.settled = true
-        this.waiting--
+        this.settle(waiter)
         waiter.resume(false)
       }
       this.queue[this.head++] = undefined

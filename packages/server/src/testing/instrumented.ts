@@ -3,7 +3,7 @@ import { Api, Dataset, DEFAULT_REPARTITION_DIMENSION, repartition, resolveFilter
 import { type Duration, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { orRefuse } from "../handlers/query.ts"
-import type { StatsHandlers } from "../handlers/stats.ts"
+import type { StatsGroup } from "../handlers/stats.ts"
 
 
 /** What the instrumented handlers saw: runs started and finished, in order (`global`, or `limite` of a repartition). */
@@ -19,7 +19,7 @@ export const makeProbe = (): StatsProbe => ({ started: 0, finished: 0, order: []
  * The `stats` handlers, counting their runs in `probe` and, given a `delay`, sleeping that long
  * (on Effect's clock: `TestClock` in tests) before answering.
  */
-export const instrumentedStats = (probe: StatsProbe, delay?: Duration.Input): typeof StatsHandlers =>
+export const instrumentedStats = (probe: StatsProbe, delay?: Duration.Input): StatsGroup =>
   HttpApiBuilder.group(
     Api,
     "stats",

@@ -12,7 +12,7 @@ import { ROUTER_CONFIG } from "../admission/routes.ts"
 import { makeApp } from "../App.ts"
 import { parseTrustedProxies, type ServerSettings, settingsLayer } from "../config.ts"
 import { Executor } from "../execution/Executor.ts"
-import type { StatsHandlers } from "../handlers/stats.ts"
+import type { StatsGroup } from "../handlers/stats.ts"
 import { publicListener } from "../node/server.ts"
 import { Release, type ReleaseInfo } from "../release.ts"
 import { Telemetry } from "../telemetry.ts"
@@ -44,7 +44,7 @@ export const TEST_SETTINGS: Partial<ServerSettings> = { rateLimitRate: 0, metric
 export interface TestServerOptions {
   readonly settings?: Partial<ServerSettings>
   /** Handlers of the `stats` group to use instead of the real ones (slow or counting ones). */
-  readonly stats?: typeof StatsHandlers
+  readonly stats?: StatsGroup
   /** Where queries run, instead of what `settings.workers` says (a pool of slow workers). */
   readonly executor?: typeof Executor.layer
   /** `false`: no front door, every request through the pipeline. */
