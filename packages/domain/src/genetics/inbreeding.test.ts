@@ -3,7 +3,7 @@ import * as fc from "fast-check"
 import { foalInbreeding } from "../query/consanguinite/coancestry.ts"
 import { generationsOf } from "./generations.ts"
 import { inbreedingCoefficients } from "./inbreeding.ts"
-import { coancestryTable, pedigreeArbitrary } from "./pedigree.arbitrary.ts"
+import { coancestryTable, pedigreeArbitrary } from "./pedigree.fixtures.ts"
 import { pedigreeGraph } from "./pedigreeGraph.ts"
 
 /** F, t, complete generations and longest line of every row of a pedigree given as [sire, dam] rows. */
