@@ -17,6 +17,13 @@ import type { PedigreeGraph } from "./pedigreeGraph.ts"
 export const ANCESTORS_MAX = 1000
 export const UNEXPLAINED_MIN = 0.001
 
+/**
+ * Contributions this close are a tie, won by the older ancestor (generation order, then file
+ * order): sums of the same shares taken in another order differ in the last bits, and the choice
+ * changes every later marginal contribution.
+ */
+const TIE = 1e-9
+
 export interface ChosenAncestor {
   readonly node: number
   /** Its marginal contribution p_k. */
@@ -93,7 +100,7 @@ export const ancestorContributions = (graph: PedigreeGraph, members: ArrayLike<n
       explainedShare[i] = share
       if (candidate[i] === 0) continue
       const contribution = held[i] * (1 - share)
-      if (contribution > bestContribution) {
+      if (contribution > bestContribution * (1 + TIE)) {
         best = i
         bestContribution = contribution
       }
