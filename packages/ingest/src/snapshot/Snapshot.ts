@@ -32,7 +32,7 @@ import { SnapshotError } from "./SnapshotError.ts"
 
 export const SNAPSHOT_MAGIC = "EQUISNAP"
 /** Bump whenever the file layout or the way DatasetData is mapped onto it changes. */
-export const SNAPSHOT_FORMAT_VERSION = 1
+export const SNAPSHOT_FORMAT_VERSION = 2
 
 /** The source file a snapshot was built from, as `fs.stat` reports it. */
 export interface SnapshotSource {
