@@ -9,9 +9,12 @@
  * parents coming first in the file.
  */
 import { performance } from "node:perf_hooks"
+import { ancestorContributions } from "../packages/domain/src/genetics/ancestors.ts"
+import { founderContributions } from "../packages/domain/src/genetics/founders.ts"
 import { generationsOf } from "../packages/domain/src/genetics/generations.ts"
 import { inbreedingCoefficients } from "../packages/domain/src/genetics/inbreeding.ts"
 import { pedigreeGraph } from "../packages/domain/src/genetics/pedigreeGraph.ts"
+import { meanCoancestry } from "../packages/domain/src/genetics/relationship.ts"
 
 const size = Number(process.argv[2] ?? 4_450_000)
 const FIRST = 1975
@@ -40,7 +43,9 @@ const mares: Array<Array<number>> = Array.from({ length: BREEDS * (LAST - FIRST 
 const cell = (breed: number, year: number) => breed * (LAST - FIRST + 1) + (year - FIRST)
 
 let animal = 0
+let referenceStart = 0
 for (let year = FIRST; year <= LAST && animal < size; year++) {
+  if (year === LAST - 4) referenceStart = animal
   const births = year === LAST ? size - animal : Math.round((size * yearWeight(year)) / totalWeight)
   const unknown = Math.max(0.03, 0.35 - 0.02 * (year - FIRST))
   for (let breed = 0; breed < BREEDS; breed++) {
@@ -103,6 +108,16 @@ const generations = generationsOf(graph)
 const t3 = performance.now()
 const cpu = process.cpuUsage(cpu0)
 
+// The whole extract's reference population (born in the last five years): one indirect pass, f_e, f_a.
+const reference = Int32Array.from({ length: n - referenceStart }, (_, k) => graph.node[rowOf[referenceStart + k]])
+const t4 = performance.now()
+meanCoancestry(graph, inbreeding, reference)
+const t5 = performance.now()
+const fe = founderContributions(graph, reference)
+const t6 = performance.now()
+const fa = ancestorContributions(graph, reference)
+const t7 = performance.now()
+
 let inbred = 0
 let sumF = 0
 let sumT = 0
@@ -122,6 +137,7 @@ process.stdout.write(
     `graph (cycles, generation order) ${ms(t0, t1)} (CPU ${cpuMs(cpu1).toFixed(0)} ms)`,
     `F (indirect method by sire) ${ms(t1, t2)} (CPU ${(cpuMs(cpu2) - cpuMs(cpu1)).toFixed(0)} ms)`,
     `t, complete generations ${ms(t2, t3)}`,
+    `reference population ${reference.length}: parente_moyenne ${ms(t4, t5)}, f_e ${fe.effective?.toFixed(1)} ${ms(t5, t6)}, f_a ${fa.effective?.toFixed(1)} (${fa.chosen.length} ancestors, ${(100 * fa.explained).toFixed(1)} % explained) ${ms(t6, t7)}`,
     `total ${ms(t0, t3)} = ${(((t3 - t0) * 1000) / n).toFixed(3)} µs per record (CPU time ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms)`
   ].join("\n") + "\n"
 )
