@@ -14,6 +14,7 @@ import { anneeOf, equide, idOf, nomOf, raceOf, resume, sexeOf } from "../query/r
 import { DEFAULT_REPARTITION_DIMENSION, repartition } from "../query/repartition.ts"
 import { select } from "../query/select.ts"
 import { jsonEncoder } from "./json.ts"
+import { genetiqueBody, type GenetiqueRequest } from "./genetiqueBody.ts"
 import { resumePageBody } from "./resumePageBody.ts"
 import { checkQ, clampSuggestLimite, suggest } from "../query/suggest.ts"
 
@@ -38,6 +39,7 @@ export type Execution =
   | { readonly endpoint: "list"; readonly query: ListQuery; readonly url: string }
   | { readonly endpoint: "suggest"; readonly query: SearchQuery }
   | { readonly endpoint: "repartition"; readonly query: RepartitionQuery }
+  | { readonly endpoint: "genetique"; readonly request: GenetiqueRequest }
 
 const LIST_PATH = "/v1/equides"
 
@@ -112,5 +114,7 @@ export const answer = (data: DatasetData, execution: Execution): QueryResult<Uin
       return Result.map(suggestAnswer(data, execution.query), suggestionsJson)
     case "repartition":
       return Result.map(repartitionAnswer(data, execution.query), repartitionJson)
+    case "genetique":
+      return genetiqueBody(data, execution.request)
   }
 }

@@ -18,7 +18,7 @@
 import type { PedigreeGraph } from "./pedigreeGraph.ts"
 
 /** D_i of the decomposition A = T·D·Tᵀ, from the F of the node's parents. */
-export const mendelianVariance = (graph: PedigreeGraph, inbreeding: Float64Array, v: number): number => {
+export const mendelianVariance = (graph: PedigreeGraph, inbreeding: Float32Array | Float64Array, v: number): number => {
   const s = graph.sire[v]
   const d = graph.dam[v]
   if (s >= 0 && d >= 0) return 0.5 - 0.25 * (inbreeding[s] + inbreeding[d])

@@ -6,7 +6,7 @@
  */
 import type { PedigreeGraph } from "./pedigreeGraph.ts"
 
-/** `year` by node (`noYear` where absent); null when no pair has both years. */
+/** `year` by row (`noYear` where absent), members by node; null when no pair has both years. */
 export const generationInterval = (
   graph: PedigreeGraph,
   year: Int32Array,
@@ -20,10 +20,11 @@ export const generationInterval = (
     const v = members[k]
     if (seen[v] === 1) continue
     seen[v] = 1
-    if (year[v] === noYear) continue
+    const born = year[graph.row[v]]
+    if (born === noYear) continue
     for (const p of [graph.sire[v], graph.dam[v]]) {
-      if (p < 0 || year[p] === noYear) continue
-      sum += year[v] - year[p]
+      if (p < 0 || year[graph.row[p]] === noYear) continue
+      sum += born - year[graph.row[p]]
       pairs++
     }
   }

@@ -10,7 +10,7 @@ import { mendelianVariance } from "./inbreeding.ts"
 import type { PedigreeGraph } from "./pedigreeGraph.ts"
 
 /** A·x, where `inbreeding` holds the F of every node and `x` a value per node. */
-export const relationshipTimes = (graph: PedigreeGraph, inbreeding: Float64Array, x: Float64Array): Float64Array => {
+export const relationshipTimes = (graph: PedigreeGraph, inbreeding: Float32Array | Float64Array, x: Float64Array): Float64Array => {
   const n = graph.size
   const { dam, sire } = graph
   const y = Float64Array.from(x)
@@ -33,7 +33,11 @@ export const relationshipTimes = (graph: PedigreeGraph, inbreeding: Float64Array
  * over the distinct nodes j of `members`, with f(i, i) = (1 + F_i)/2; f = a/2, so it is A·x/2 with
  * x the group's indicator over its size. Empty group: empty result.
  */
-export const meanCoancestry = (graph: PedigreeGraph, inbreeding: Float64Array, members: ArrayLike<number>): Float64Array => {
+export const meanCoancestry = (
+  graph: PedigreeGraph,
+  inbreeding: Float32Array | Float64Array,
+  members: ArrayLike<number>
+): Float64Array => {
   const x = new Float64Array(graph.size)
   let count = 0
   for (let k = 0; k < members.length; k++) {
