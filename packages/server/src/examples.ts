@@ -17,6 +17,7 @@ import {
   equide,
   findEquide,
   foldWords,
+  genetique,
   idOf,
   listAnswer,
   meta,
@@ -25,6 +26,7 @@ import {
   referential,
   repartitionAnswer,
   stats,
+  statsGenetique,
   suggestAnswer
 } from "@equides/domain"
 import { Result } from "effect"
@@ -120,7 +122,8 @@ export const examplesOf = (data: DatasetData, openapi: () => unknown): Examples 
     { route: "/v1/equides/{id}", url: `/v1/equides/${id}`, answer: () => equide(data, row) },
     { route: "/v1/equides/{id}/pedigree", url: `/v1/equides/${id}/pedigree?generations=1`, answer: () => pedigree(data, row, 1) },
     { route: "/v1/equides/{id}/descendance", url: `/v1/equides/${id}/descendance?limite=2`, answer: () => descendance(data, row, 2, 0) },
-    { route: "/v1/equides/{id}/consanguinite", url: `/v1/equides/${id}/consanguinite`, answer: () => consanguinite(data, row) }
+    { route: "/v1/equides/{id}/consanguinite", url: `/v1/equides/${id}/consanguinite`, answer: () => consanguinite(data, row) },
+    { route: "/v1/equides/{id}/genetique", url: `/v1/equides/${id}/genetique`, answer: () => genetique(data, row) }
   ]
   if (mating !== undefined) {
     const pere = idOf(data, mating.pere)
@@ -145,6 +148,11 @@ export const examplesOf = (data: DatasetData, openapi: () => unknown): Examples 
       route: "/v1/stats/repartition",
       url: repartitionUrl,
       answer: () => Result.getOrUndefined(repartitionAnswer(data, { dimension: "robe", limite: 5, ...(race === undefined ? {} : { race: [race] }) }))
+    },
+    {
+      route: "/v1/stats/genetique",
+      url: `/v1/stats/genetique${race === undefined ? "" : `?race=${encodeURIComponent(race)}`}`,
+      answer: () => Result.getOrUndefined(statsGenetique(data, race === undefined ? {} : { race: [race] }))
     }
   )
   return { parameters, requests }
