@@ -32,7 +32,7 @@ const PARENTE_KEPT = 2
 /** `/v1/stats/genetique` answers a thread keeps. */
 const ANSWERS_KEPT = 256
 
-/** Served F and ΔF: the columns are single precision, so seven significant digits. */
+/** Served F, t, ΔF and mean coancestry: single precision, so seven significant digits. */
 const single = (x: number): number => (x === 0 ? 0 : Number(x.toPrecision(7)))
 
 /** The year of `ingere_le`: the year of loading of the design (fixed by the file, not by the clock). */
@@ -53,8 +53,8 @@ interface ThreadState {
   /** F by node, for D of the indirect pass. */
   readonly inbreeding: Float32Array
   readonly breeds: Map<string, Breed>
-  /** Mean coancestry with a breed's reference population, by node; the most recent last. */
-  readonly parente: Map<string, Float64Array>
+  /** Mean coancestry with a breed's reference population, by node, single precision; the most recent last. */
+  readonly parente: Map<string, Float32Array>
   readonly answers: Map<string, StatsGenetique>
   /** Founders and ancestors of a breed's reference population (whatever the years asked). */
   readonly populations: Map<string, StatsGenetique["reference"]>
@@ -123,7 +123,7 @@ const codesOfRow = (data: DatasetData, row: number): ReadonlyArray<number> | und
   return foldedLookup(data.race.values).get(foldValue(data.race.values[code]))
 }
 
-const parenteOf = (data: DatasetData, key: string, breed: Breed): Float64Array => {
+const parenteOf = (data: DatasetData, key: string, breed: Breed): Float32Array => {
   const state = stateOf(data)
   const known = state.parente.get(key)
   if (known !== undefined) {
@@ -131,7 +131,7 @@ const parenteOf = (data: DatasetData, key: string, breed: Breed): Float64Array =
     state.parente.set(key, known)
     return known
   }
-  const column = meanCoancestry(state.graph, state.inbreeding, breed.members)
+  const column = Float32Array.from(meanCoancestry(state.graph, state.inbreeding, breed.members))
   if (state.parente.size >= PARENTE_KEPT) state.parente.delete(state.parente.keys().next().value!)
   state.parente.set(key, column)
   return column
@@ -148,7 +148,7 @@ export const genetique = (data: DatasetData, row: number): Genetique => {
   const reference = breed?.reference ?? null
   const parente = breed === undefined || reference === null
     ? null
-    : parenteOf(data, breedKey(codes), breed)[stateOf(data).graph.node[row]]
+    : single(parenteOf(data, breedKey(codes), breed)[stateOf(data).graph.node[row]])
   return {
     id: idOf(data, row),
     consanguinite: single(F),
