@@ -9,13 +9,13 @@
  * `ANCESTORS_MAX` are chosen, or until the unexplained share is below `UNEXPLAINED_MIN`.
  * f_a = 1 / Σ p_k² over the chosen ones.
  *
- * Computed over the members' ancestry (a subgraph numbered like the graph): contributions once,
+ * Computed over the members' ancestry (a subgraph numbered in the pedigree's order): contributions once,
  * then lowered along the chosen ancestor's own ancestors at each choice; an explained share is
  * computed when an ancestor is examined, up its ancestors to the chosen ones. Since neither ever
  * favours an ancestor again, the choice is a lazy greedy over a heap: a few ancestor walks per
  * choice instead of two passes over the whole ancestry (which took minutes for a whole registry).
  */
-import type { PedigreeGraph } from "./pedigreeGraph.ts"
+import type { OrderedPedigree } from "./ordered.ts"
 
 export const ANCESTORS_MAX = 1000
 export const UNEXPLAINED_MIN = 0.001
@@ -29,6 +29,7 @@ const TIE = 1e-9
 const RESIDUE = 1e-12
 
 export interface ChosenAncestor {
+  /** The animal (a node of the load's graph, or a row). */
   readonly node: number
   /** Its marginal contribution p_k. */
   readonly contribution: number
@@ -43,8 +44,9 @@ export interface AncestorContributions {
   readonly explained: number
 }
 
-export const ancestorContributions = (graph: PedigreeGraph, members: ArrayLike<number>): AncestorContributions => {
-  const n = graph.size
+export const ancestorContributions = (pedigree: OrderedPedigree, members: ArrayLike<number>): AncestorContributions => {
+  const n = pedigree.size
+  const { order } = pedigree
   // The members' ancestry, oldest first, with local parent numbers.
   const local = new Int32Array(n).fill(-1)
   const weight = new Uint8Array(n)
@@ -56,23 +58,29 @@ export const ancestorContributions = (graph: PedigreeGraph, members: ArrayLike<n
   }
   const inAncestry = weight.slice()
   let m = 0
-  for (let v = n - 1; v >= 0; v--) {
+  for (let k = n - 1; k >= 0; k--) {
+    const v = order[k]
     if (inAncestry[v] === 0) continue
     m++
-    if (graph.sire[v] >= 0) inAncestry[graph.sire[v]] = 1
-    if (graph.dam[v] >= 0) inAncestry[graph.dam[v]] = 1
+    const s = pedigree.sire(v)
+    const d = pedigree.dam(v)
+    if (s >= 0) inAncestry[s] = 1
+    if (d >= 0) inAncestry[d] = 1
   }
   const node = new Int32Array(m)
   const sire = new Int32Array(m)
   const dam = new Int32Array(m)
   const base = new Float64Array(m)
   const candidate = new Uint8Array(m)
-  for (let v = 0, i = 0; v < n; v++) {
+  for (let k = 0, i = 0; k < n; k++) {
+    const v = order[k]
     if (inAncestry[v] === 0) continue
     local[v] = i
     node[i] = v
-    sire[i] = graph.sire[v] < 0 ? -1 : local[graph.sire[v]]
-    dam[i] = graph.dam[v] < 0 ? -1 : local[graph.dam[v]]
+    const s = pedigree.sire(v)
+    const d = pedigree.dam(v)
+    sire[i] = s < 0 ? -1 : local[s]
+    dam[i] = d < 0 ? -1 : local[d]
     if (sire[i] >= 0) candidate[sire[i]] = 1
     if (dam[i] >= 0) candidate[dam[i]] = 1
     if (weight[v] === 1) base[i] = 1 / count

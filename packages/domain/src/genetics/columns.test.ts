@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import { geneticColumns, graphOfColumns } from "./columns.ts"
+import { geneticColumns } from "./columns.ts"
+import { rowPedigree } from "./ordered.ts"
 import { coancestryTable, pedigreeArbitrary } from "./pedigree.fixtures.ts"
 import { pedigreeGraph } from "./pedigreeGraph.ts"
 
@@ -26,15 +27,19 @@ describe("the genetics columns", () => {
     )
   })
 
-  it("rebuild the graph the load built, cycles dropped alike", () => {
+  it("give back the graph the load built, cycles dropped alike, rows ordered parents first", () => {
     fc.assert(
       fc.property(anyParentage, (parentage) => {
         const graph = pedigreeGraph(parentage)
-        const rebuilt = graphOfColumns(parentage, geneticColumns(parentage).longestLine)
-        expect(rebuilt).toEqual(graph)
-        for (let v = 0; v < graph.size; v++) {
-          if (graph.sire[v] >= 0) expect(graph.sire[v]).toBeLessThan(v)
-          if (graph.dam[v] >= 0) expect(graph.dam[v]).toBeLessThan(v)
+        const rows = rowPedigree(parentage, geneticColumns(parentage).longestLine)
+        const position = new Int32Array(rows.size)
+        rows.order.forEach((row, k) => (position[row] = k))
+        expect([...rows.order].sort((a, b) => a - b)).toEqual(Array.from({ length: rows.size }, (_, row) => row))
+        for (let row = 0; row < rows.size; row++) {
+          const v = graph.node[row]
+          expect(rows.sire(row)).toBe(graph.sire[v] < 0 ? -1 : graph.row[graph.sire[v]])
+          expect(rows.dam(row)).toBe(graph.dam[v] < 0 ? -1 : graph.row[graph.dam[v]])
+          for (const parent of [rows.sire(row), rows.dam(row)]) if (parent >= 0) expect(position[parent]).toBeLessThan(position[row])
         }
       }),
       { numRuns: 300 }

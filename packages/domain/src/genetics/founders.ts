@@ -8,7 +8,7 @@
  * and the other half makes its unknown parent a founder of its own (a phantom).
  * f_e = 1 / Σ q_k² over the founders.
  */
-import type { PedigreeGraph } from "./pedigreeGraph.ts"
+import type { OrderedPedigree } from "./ordered.ts"
 
 export interface FounderContributions {
   /** f_e; null for an empty reference population. */
@@ -17,9 +17,9 @@ export interface FounderContributions {
   readonly founders: number
 }
 
-export const founderContributions = (graph: PedigreeGraph, members: ArrayLike<number>): FounderContributions => {
-  const n = graph.size
-  const { dam, sire } = graph
+export const founderContributions = (pedigree: OrderedPedigree, members: ArrayLike<number>): FounderContributions => {
+  const n = pedigree.size
+  const { dam, order, sire } = pedigree
   const held = new Float64Array(n)
   const member = new Uint8Array(n)
   let count = 0
@@ -32,11 +32,12 @@ export const founderContributions = (graph: PedigreeGraph, members: ArrayLike<nu
   for (let v = 0; v < n; v++) if (member[v] === 1) held[v] = 1 / count
   let squares = 0
   let founders = 0
-  for (let v = n - 1; v >= 0; v--) {
+  for (let k = n - 1; k >= 0; k--) {
+    const v = order[k]
     const h = held[v]
     if (h === 0) continue
-    const s = sire[v]
-    const d = dam[v]
+    const s = sire(v)
+    const d = dam(v)
     if (s < 0 && d < 0) {
       squares += h * h
       founders++

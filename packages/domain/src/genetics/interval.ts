@@ -4,27 +4,27 @@
  * birth of the members of the reference population, i.e. the mean of (child's birth year − parent's
  * birth year) over every (member, known parent) pair where both years are known.
  */
-import type { PedigreeGraph } from "./pedigreeGraph.ts"
+import type { OrderedPedigree } from "./ordered.ts"
 
-/** `year` by row (`noYear` where absent), members by node; null when no pair has both years. */
+/** `year` by animal (`noYear` where absent); null when no pair has both years. */
 export const generationInterval = (
-  graph: PedigreeGraph,
+  pedigree: OrderedPedigree,
   year: Int32Array,
   noYear: number,
   members: ArrayLike<number>
 ): number | null => {
   let sum = 0
   let pairs = 0
-  const seen = new Uint8Array(graph.size)
+  const seen = new Uint8Array(pedigree.size)
   for (let k = 0; k < members.length; k++) {
     const v = members[k]
     if (seen[v] === 1) continue
     seen[v] = 1
-    const born = year[graph.row[v]]
+    const born = year[v]
     if (born === noYear) continue
-    for (const p of [graph.sire[v], graph.dam[v]]) {
-      if (p < 0 || year[graph.row[p]] === noYear) continue
-      sum += born - year[graph.row[p]]
+    for (const p of [pedigree.sire(v), pedigree.dam(v)]) {
+      if (p < 0 || year[p] === noYear) continue
+      sum += born - year[p]
       pairs++
     }
   }

@@ -5,7 +5,10 @@ import { founderContributions } from "./founders.ts"
 import { generationsOf } from "./generations.ts"
 import { inbreedingCoefficients } from "./inbreeding.ts"
 import { generationInterval } from "./interval.ts"
+import type { Parentage } from "../query/consanguinite/cutGraph.ts"
 import { coancestryTable, pedigreeArbitrary, type RandomPedigree } from "./pedigree.fixtures.ts"
+import { geneticColumns } from "./columns.ts"
+import { type OrderedPedigree, rowPedigree } from "./ordered.ts"
 import { pedigreeGraph } from "./pedigreeGraph.ts"
 import { referencePopulation } from "./reference.ts"
 import { meanCoancestry } from "./relationship.ts"
@@ -13,17 +16,17 @@ import { individualIncrease, yearFigures } from "./trend.ts"
 
 const NO_YEAR = -2147483648
 
-const graphOf = (parents: ReadonlyArray<readonly [number, number]>) =>
-  pedigreeGraph({ sire: Int32Array.from(parents, ([s]) => s), dam: Int32Array.from(parents, ([, d]) => d) })
+/** Rows as the animals, as the routes read a Dataset. */
+const rowsOf = (parentage: Parentage): OrderedPedigree => rowPedigree(parentage, geneticColumns(parentage).longestLine)
 
-/** Nodes of rows. */
-const nodes = (graph: ReturnType<typeof graphOf>, rows: ReadonlyArray<number>) => rows.map((row) => graph.node[row])
+const graphOf = (parents: ReadonlyArray<readonly [number, number]>) =>
+  rowsOf({ sire: Int32Array.from(parents, ([s]) => s), dam: Int32Array.from(parents, ([, d]) => d) })
 
 describe("founders, ancestors and the generation interval, by hand", () => {
   // 0 × 1 -> 2 (A); 2 × 3 -> 5 (X), 2 × 4 -> 6 (Y); reference {X, Y}.
   const parents: ReadonlyArray<readonly [number, number]> = [[-1, -1], [-1, -1], [0, 1], [-1, -1], [-1, -1], [2, 3], [2, 4]]
   const graph = graphOf(parents)
-  const reference = nodes(graph, [5, 6])
+  const reference = [5, 6]
 
   it("f_e: 0, 1, 3, 4 hold 1/4 each", () => {
     expect(founderContributions(graph, reference)).toEqual({ effective: 4, founders: 4 })
@@ -36,7 +39,7 @@ describe("founders, ancestors and the generation interval, by hand", () => {
 
   it("f_a: A (1/2) explains its parents, then 3 and 4 (1/4 each)", () => {
     const result = ancestorContributions(graph, reference)
-    expect(result.chosen.map(({ contribution, node }) => [graph.row[node], contribution])).toEqual([[2, 0.5], [3, 0.25], [4, 0.25]])
+    expect(result.chosen.map(({ contribution, node }) => [node, contribution])).toEqual([[2, 0.5], [3, 0.25], [4, 0.25]])
     expect(result.explained).toBe(1)
     expect(result.effective).toBe(1 / (0.25 + 0.0625 + 0.0625))
   })
@@ -45,7 +48,7 @@ describe("founders, ancestors and the generation interval, by hand", () => {
     const years = Int32Array.from([1990, 1991, 2000, 1998, NO_YEAR, 2010, 2012])
     // 5: 2010 − 2000, 2010 − 1998; 6: 2012 − 2000 (its dam has no year).
     expect(generationInterval(graph, years, NO_YEAR, reference)).toBe((10 + 12 + 12) / 3)
-    expect(generationInterval(graph, years, NO_YEAR, nodes(graph, [0]))).toBeNull()
+    expect(generationInterval(graph, years, NO_YEAR, [0])).toBeNull()
   })
 })
 
@@ -71,12 +74,12 @@ const referenceRows = (pedigree: RandomPedigree, members: number): Array<number>
   Array.from(pedigree.rowOf.subarray(pedigree.rowOf.length - members))
 
 /** Boichard's choice run naively: gene-origin tables rebuilt after each choice, chosen ancestors' parents cut. */
-const naiveAncestors = (graph: ReturnType<typeof graphOf>, reference: ReadonlyArray<number>) => {
-  const n = graph.size
+const naiveAncestors = (pedigree: OrderedPedigree, reference: ReadonlyArray<number>) => {
+  const n = pedigree.size
   const member = new Set(reference)
   const candidates = new Set<number>()
   const climb = (v: number): void => {
-    for (const p of [graph.sire[v], graph.dam[v]]) {
+    for (const p of [pedigree.sire(v), pedigree.dam(v)]) {
       if (p >= 0 && !candidates.has(p)) {
         candidates.add(p)
         climb(p)
@@ -90,14 +93,15 @@ const naiveAncestors = (graph: ReturnType<typeof graphOf>, reference: ReadonlyAr
   while (chosen.length < 1000 && 1 - explained >= 0.001) {
     // origin[i][k]: the share of i's genes from k.
     const origin = Array.from({ length: n }, () => new Float64Array(n))
-    for (let i = 0; i < n; i++) {
+    for (const i of pedigree.order) {
       origin[i][i] = 1
       if (chosen.includes(i)) continue
-      for (const p of [graph.sire[i], graph.dam[i]]) if (p >= 0) for (let k = 0; k < n; k++) origin[i][k] += 0.5 * origin[p][k]
+      for (const p of [pedigree.sire(i), pedigree.dam(i)]) if (p >= 0) for (let k = 0; k < n; k++) origin[i][k] += 0.5 * origin[p][k]
     }
     let best = -1
     let bestContribution = 0
-    for (let k = 0; k < n; k++) {
+    // Ties go to the first in the pedigree's order.
+    for (const k of pedigree.order) {
       if (!candidates.has(k) || chosen.includes(k)) continue
       let q = 0
       member.forEach((m) => (q += origin[m][k] / member.size))
@@ -120,15 +124,15 @@ describe("population figures, random pedigrees", () => {
     fc.assert(
       fc.property(withReference(40), ({ members, pedigree }) => {
         const graph = pedigreeGraph(pedigree.parentage)
-        const inbreeding = inbreedingCoefficients(graph)
+        const F = inbreedingCoefficients(graph)
         const rows = referenceRows(pedigree, members)
-        const mean = meanCoancestry(graph, inbreeding, nodes(graph, rows))
+        const mean = meanCoancestry(rowsOf(pedigree.parentage), Float64Array.from(graph.node, (v) => F[v]), rows)
         const table = coancestryTable(pedigree.birthSire, pedigree.birthDam)
         const birthOf = new Int32Array(pedigree.rowOf.length)
         pedigree.rowOf.forEach((row, b) => (birthOf[row] = b))
         for (let row = 0; row < graph.size; row++) {
           const naive = rows.reduce((sum, other) => sum + table[birthOf[row]][birthOf[other]], 0) / rows.length
-          expect(Math.abs(mean[graph.node[row]] - naive)).toBeLessThanOrEqual(1e-12)
+          expect(Math.abs(mean[row] - naive)).toBeLessThanOrEqual(1e-12)
         }
       }),
       { numRuns: 200 }
@@ -138,10 +142,10 @@ describe("population figures, random pedigrees", () => {
   it("f_a equals a naive run of Boichard's choice over gene-origin tables, and 1 ≤ f_a, Σ p ≤ 1", () => {
     fc.assert(
       fc.property(withReference(30), ({ members, pedigree }) => {
-        const graph = pedigreeGraph(pedigree.parentage)
-        const reference = nodes(graph, referenceRows(pedigree, members))
-        const result = ancestorContributions(graph, reference)
-        const naive = naiveAncestors(graph, reference)
+        const rows = rowsOf(pedigree.parentage)
+        const reference = referenceRows(pedigree, members)
+        const result = ancestorContributions(rows, reference)
+        const naive = naiveAncestors(rows, reference)
         expect(result.chosen.map(({ node }) => node)).toEqual(naive.chosen)
         const squares = naive.contributions.reduce((sum, p) => sum + p * p, 0)
         if (squares === 0) expect(result.effective).toBeNull()
@@ -160,7 +164,7 @@ describe("population figures, random pedigrees", () => {
     const sire = [-1, 0, 0, -1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -1, 12, 13, 14, -1, 16, -1, 18, -1, 20, -1, 22, -1, 24, -1, 26, -1]
     const dam = [-1, 0, 0, 1, 2, 4, -1, 5, 6, 7, 8, 9, 11, -1, 12, 13, 14, -1, 16, -1, 18, -1, 20, -1, 22, -1, 24, -1, 26, -1]
     const graph = graphOf(sire.map((s, b) => [s, dam[b]] as const))
-    const reference = nodes(graph, sire.flatMap((s, b) => (s >= 0 && dam[b] >= 0 ? [b] : [])))
+    const reference = sire.flatMap((s, b) => (s >= 0 && dam[b] >= 0 ? [b] : []))
     const fe = founderContributions(graph, reference).effective!
     const fa = ancestorContributions(graph, reference).effective!
     expect(fe).toBeCloseTo(2.0573, 4)
@@ -170,7 +174,6 @@ describe("population figures, random pedigrees", () => {
   it("f_e equals 1 / Σ q² over founders counted by expanding the members' ancestor trees", () => {
     fc.assert(
       fc.property(withReference(25), ({ members, pedigree }) => {
-        const graph = pedigreeGraph(pedigree.parentage)
         const rows = referenceRows(pedigree, members)
         // Each founder (a record or the phantom of one slot) gets (1/2)^g per path, over 1/N.
         const shares = new Map<string, number>()
@@ -188,7 +191,7 @@ describe("population figures, random pedigrees", () => {
         const birthOf = new Map(Array.from(pedigree.rowOf, (row, b) => [row, b]))
         for (const row of rows) climb(birthOf.get(row)!, 1 / rows.length)
         const naive = 1 / [...shares.values()].reduce((sum, q) => sum + q * q, 0)
-        const { effective, founders } = founderContributions(graph, nodes(graph, rows))
+        const { effective, founders } = founderContributions(rowsOf(pedigree.parentage), rows)
         expect(Math.abs(effective! - naive)).toBeLessThanOrEqual(1e-9 * naive)
         expect(founders).toBe(shares.size)
       }),

@@ -3,17 +3,16 @@
  * (one horse's columns, its breed's reference population and its mean coancestry with it) and
  * `GET /v1/stats/genetique` (a breed's inbreeding by birth year, its reference population's founders
  * and ancestors). The per-record columns are the Dataset's (`DatasetData.genetics`); what a breed
- * needs beyond them (the graph, one indirect pass, f_e, f_a) is computed on first use in the thread
- * that answers (a query worker) and kept there.
+ * needs beyond them (the rows in generation order, one indirect pass, f_e, f_a) is computed on first
+ * use in the thread that answers (a query worker) and kept there.
  */
 import { Result } from "effect"
 import { postingsOf } from "../dataset/columns.ts"
 import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
 import { ancestorContributions } from "../genetics/ancestors.ts"
-import { graphOfColumns } from "../genetics/columns.ts"
 import { founderContributions } from "../genetics/founders.ts"
 import { generationInterval } from "../genetics/interval.ts"
-import type { PedigreeGraph } from "../genetics/pedigreeGraph.ts"
+import { type OrderedPedigree, rowPedigree } from "../genetics/ordered.ts"
 import { type ReferencePopulation, referencePopulation } from "../genetics/reference.ts"
 import { meanCoancestry } from "../genetics/relationship.ts"
 import { individualIncrease, yearFigures } from "../genetics/trend.ts"
@@ -44,16 +43,13 @@ interface Breed {
   readonly rows: Uint32Array
   readonly reference: ReferencePopulation | null
   readonly meanInbreeding: number
-  /** Nodes of the reference population. */
-  readonly members: Int32Array
 }
 
 interface ThreadState {
-  readonly graph: PedigreeGraph
-  /** F by node, for D of the indirect pass. */
-  readonly inbreeding: Float32Array
+  /** The rows ordered by generation (4 bytes a record), their kept links read from the Dataset. */
+  readonly pedigree: OrderedPedigree
   readonly breeds: Map<string, Breed>
-  /** Mean coancestry with a breed's reference population, by node, single precision; the most recent last. */
+  /** Mean coancestry with a breed's reference population, by row, single precision; the most recent last. */
   readonly parente: Map<string, Float32Array>
   readonly answers: Map<string, StatsGenetique>
   /** Founders and ancestors of a breed's reference population (whatever the years asked). */
@@ -67,10 +63,8 @@ const allRowsOf = (data: DatasetData): Uint32Array => Uint32Array.from({ length:
 const stateOf = (data: DatasetData): ThreadState => {
   let state = states.get(data)
   if (state === undefined) {
-    const graph = graphOfColumns({ sire: data.links.pere.row, dam: data.links.mere.row }, data.genetics.longestLine)
-    const inbreeding = new Float32Array(graph.size)
-    for (let v = 0; v < graph.size; v++) inbreeding[v] = data.genetics.inbreeding[graph.row[v]]
-    state = { graph, inbreeding, breeds: new Map(), parente: new Map(), answers: new Map(), populations: new Map() }
+    const pedigree = rowPedigree({ sire: data.links.pere.row, dam: data.links.mere.row }, data.genetics.longestLine)
+    state = { pedigree, breeds: new Map(), parente: new Map(), answers: new Map(), populations: new Map() }
     states.set(data, state)
   }
   return state
@@ -102,16 +96,11 @@ const breedOf = (data: DatasetData, codes: ReadonlyArray<number> | undefined): B
   }
   const reference = referencePopulation(data.year, NO_YEAR, rows, loadYearOf(data))
   let meanInbreeding = 0
-  const members = new Int32Array(reference?.rows.length ?? 0)
   if (reference !== null) {
-    for (let k = 0; k < reference.rows.length; k++) {
-      const row = reference.rows[k]
-      meanInbreeding += data.genetics.inbreeding[row]
-      members[k] = state.graph.node[row]
-    }
+    for (let k = 0; k < reference.rows.length; k++) meanInbreeding += data.genetics.inbreeding[reference.rows[k]]
     meanInbreeding /= reference.rows.length
   }
-  const breed: Breed = { race, rows, reference, meanInbreeding, members }
+  const breed: Breed = { race, rows, reference, meanInbreeding }
   state.breeds.set(key, breed)
   return breed
 }
@@ -131,7 +120,7 @@ const parenteOf = (data: DatasetData, key: string, breed: Breed): Float32Array =
     state.parente.set(key, known)
     return known
   }
-  const column = Float32Array.from(meanCoancestry(state.graph, state.inbreeding, breed.members))
+  const column = Float32Array.from(meanCoancestry(state.pedigree, data.genetics.inbreeding, breed.reference?.rows ?? []))
   if (state.parente.size >= PARENTE_KEPT) state.parente.delete(state.parente.keys().next().value!)
   state.parente.set(key, column)
   return column
@@ -148,7 +137,7 @@ export const genetique = (data: DatasetData, row: number): Genetique => {
   const reference = breed?.reference ?? null
   const parente = breed === undefined || reference === null
     ? null
-    : single(parenteOf(data, breedKey(codes), breed)[stateOf(data).graph.node[row]])
+    : single(parenteOf(data, breedKey(codes), breed)[row])
   return {
     id: idOf(data, row),
     consanguinite: single(F),
@@ -176,9 +165,9 @@ export interface GenetiqueQuery {
 const populationOf = (data: DatasetData, breed: Breed): StatsGenetique["reference"] => {
   const reference = breed.reference
   if (reference === null) return null
-  const { graph } = stateOf(data)
-  const founders = founderContributions(graph, breed.members)
-  const ancestors = ancestorContributions(graph, breed.members)
+  const { pedigree } = stateOf(data)
+  const founders = founderContributions(pedigree, reference.rows)
+  const ancestors = ancestorContributions(pedigree, reference.rows)
   return {
     annee_min: reference.annee_min,
     annee_max: reference.annee_max,
@@ -187,9 +176,8 @@ const populationOf = (data: DatasetData, breed: Breed): StatsGenetique["referenc
     ancetres_efficaces: ancestors.effective,
     ancetres_retenus: ancestors.chosen.length,
     contribution_expliquee: Math.min(1, ancestors.explained),
-    intervalle_generation: generationInterval(graph, data.year, NO_YEAR, breed.members),
-    principaux_ancetres: ancestors.chosen.slice(0, PRINCIPAUX_ANCETRES).map(({ contribution, node }) => {
-      const row = graph.row[node]
+    intervalle_generation: generationInterval(pedigree, data.year, NO_YEAR, reference.rows),
+    principaux_ancetres: ancestors.chosen.slice(0, PRINCIPAUX_ANCETRES).map(({ contribution, node: row }) => {
       return {
         id: idOf(data, row),
         nom: nomOf(data, row),
