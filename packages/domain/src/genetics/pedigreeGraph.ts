@@ -8,7 +8,8 @@
  * record still on the walk's path. Records are then numbered by generation: a node's generation is
  * its longest line (0 without a known parent, else one more than its deeper parent), so that a
  * node's parents have smaller numbers and every node of a generation comes after all the older
- * ones (Sargolzaei, Iwaisaki & Colleau 2005 batch the progeny of a sire on that property).
+ * ones (Sargolzaei, Iwaisaki & Colleau 2005 batch the progeny of a sire on that property); within
+ * a generation, in the order the walk finished them (file order for a file written parents first).
  */
 import type { Parentage } from "../query/consanguinite/cutGraph.ts"
 
@@ -43,9 +44,22 @@ export const pedigreeGraph = (parentage: Parentage): PedigreeGraph => {
   const next = new Uint8Array(n) // next parent slot to look at: 0 sire, 1 dam, 2 none left
   const stack = new Int32Array(n)
   const line = new Int32Array(n)
+  // Records in the order the walk finishes them: a record right after its last unfinished ancestors.
+  const finished = new Int32Array(n)
+  let done = 0
   let dropped = 0
   for (let root = 0; root < n; root++) {
     if (state[root] !== 0) continue
+    // A record whose parents are done (or unknown) needs no walk: in a file written
+    // parents first, every record takes this path.
+    const rs = sire[root]
+    const rd = dam[root]
+    if ((rs < 0 || state[rs] === 2) && (rd < 0 || state[rd] === 2)) {
+      line[root] = rs < 0 && rd < 0 ? 0 : 1 + Math.max(rs < 0 ? 0 : line[rs], rd < 0 ? 0 : line[rd])
+      state[root] = 2
+      finished[done++] = root
+      continue
+    }
     let top = 0
     stack[0] = root
     state[root] = 1
@@ -71,11 +85,13 @@ export const pedigreeGraph = (parentage: Parentage): PedigreeGraph => {
       const d = dam[r]
       line[r] = s < 0 && d < 0 ? 0 : 1 + Math.max(s < 0 ? 0 : line[s], d < 0 ? 0 : line[d])
       state[r] = 2
+      finished[done++] = r
       top--
     }
   }
 
-  // Counting sort by generation, file order within one.
+  // Counting sort by generation, in the walk's finishing order within one: relatives end up close
+  // in memory even when the file is not written parents first (the F computation reads them together).
   let deepest = 0
   for (let r = 0; r < n; r++) if (line[r] > deepest) deepest = line[r]
   const start = new Int32Array(deepest + 2)
@@ -83,7 +99,8 @@ export const pedigreeGraph = (parentage: Parentage): PedigreeGraph => {
   for (let g = 1; g < start.length; g++) start[g] += start[g - 1]
   const row = new Int32Array(n)
   const node = new Int32Array(n)
-  for (let r = 0; r < n; r++) {
+  for (let k = 0; k < n; k++) {
+    const r = finished[k]
     const v = start[line[r]]++
     row[v] = r
     node[r] = v
