@@ -26,7 +26,6 @@ export interface GeneticColumns {
 /** The columns of rows whose parents are `parentage` (rows, -1: unknown or dangling). */
 export const geneticColumns = (parentage: Parentage): GeneticColumns => {
   const graph = pedigreeGraph(parentage)
-  if (graph.size > 0 && graph.longestLine[graph.size - 1] > 0xffff) throw new RangeError("a line deeper than 65 535 generations")
   const F = inbreedingCoefficients(graph)
   const { complete, equivalent } = generationsOf(graph)
   const n = graph.size
@@ -41,7 +40,8 @@ export const geneticColumns = (parentage: Parentage): GeneticColumns => {
     columns.inbreeding[row] = F[v]
     columns.equivalentGenerations[row] = equivalent[v]
     columns.completeGenerations[row] = Math.min(255, complete[v])
-    columns.longestLine[row] = graph.longestLine[v]
+    // Saturated: only a malformed chain of 65 536 records can reach it, and it must not stop a load.
+    columns.longestLine[row] = Math.min(0xffff, graph.longestLine[v])
   }
   return columns
 }
