@@ -17,12 +17,12 @@ import { type ReferencePopulation, referencePopulation } from "../genetics/refer
 import { meanCoancestry } from "../genetics/relationship.ts"
 import { individualIncrease, yearFigures } from "../genetics/trend.ts"
 import type { Genetique, StatsGenetique } from "../schemas/genetique.ts"
+import { foldValue } from "../text/fold.ts"
 import { InvalidParameter, type QueryResult } from "./errors.ts"
 import { foldedLookup, resolveCodes, resolveFilters } from "./filters.ts"
 import { anneeOf, idOf, nomOf, raceOf, sexeOf } from "./record.ts"
 import { select } from "./select.ts"
 import { selectionRows } from "./selection.ts"
-import { foldValue } from "../text/fold.ts"
 
 /** Ancestors listed in `principaux_ancetres`. */
 export const PRINCIPAUX_ANCETRES = 20
@@ -40,7 +40,6 @@ const loadYearOf = (data: DatasetData): number => Number(data.provenance.ingeste
 interface Breed {
   /** The race as its records spell it (the most frequent spelling), null for the whole extract. */
   readonly race: string | null
-  readonly rows: Uint32Array
   readonly reference: ReferencePopulation | null
   readonly meanInbreeding: number
 }
@@ -100,7 +99,7 @@ const breedOf = (data: DatasetData, codes: ReadonlyArray<number> | undefined): B
     for (let k = 0; k < reference.rows.length; k++) meanInbreeding += data.genetics.inbreeding[reference.rows[k]]
     meanInbreeding /= reference.rows.length
   }
-  const breed: Breed = { race, rows, reference, meanInbreeding }
+  const breed: Breed = { race, reference, meanInbreeding }
   state.breeds.set(key, breed)
   return breed
 }
@@ -156,7 +155,8 @@ export const genetique = (data: DatasetData, row: number): Genetique => {
   }
 }
 
-export interface GenetiqueQuery {
+/** The parameters of `/v1/stats/genetique` as decoded. */
+export interface GenetiqueInput {
   readonly race?: ReadonlyArray<string> | undefined
   readonly annee_min?: number | undefined
   readonly annee_max?: number | undefined
@@ -177,21 +177,19 @@ const populationOf = (data: DatasetData, breed: Breed): StatsGenetique["referenc
     ancetres_retenus: ancestors.chosen.length,
     contribution_expliquee: Math.min(1, ancestors.explained),
     intervalle_generation: generationInterval(pedigree, data.year, NO_YEAR, reference.rows),
-    principaux_ancetres: ancestors.chosen.slice(0, PRINCIPAUX_ANCETRES).map(({ contribution, node: row }) => {
-      return {
-        id: idOf(data, row),
-        nom: nomOf(data, row),
-        race: raceOf(data, row),
-        sexe: sexeOf(data, row),
-        annee_naissance: anneeOf(data, row) ?? null,
-        contribution
-      }
-    })
+    principaux_ancetres: ancestors.chosen.slice(0, PRINCIPAUX_ANCETRES).map(({ contribution, node: row }) => ({
+      id: idOf(data, row),
+      nom: nomOf(data, row),
+      race: raceOf(data, row),
+      sexe: sexeOf(data, row),
+      annee_naissance: anneeOf(data, row) ?? null,
+      contribution
+    }))
   }
 }
 
 /** `GET /v1/stats/genetique`, or the parameter it refuses. */
-export const statsGenetique = (data: DatasetData, query: GenetiqueQuery): QueryResult<StatsGenetique> => {
+export const statsGenetique = (data: DatasetData, query: GenetiqueInput): QueryResult<StatsGenetique> => {
   const { annee_max, annee_min, race } = query
   if (annee_min !== undefined && annee_max !== undefined && annee_min > annee_max) {
     return Result.fail(
