@@ -17,10 +17,8 @@
  */
 import type { PedigreeGraph } from "./pedigreeGraph.ts"
 
-/** D_i of the decomposition A = T·D·Tᵀ, from the F of the node's parents. */
-export const mendelianVariance = (graph: PedigreeGraph, inbreeding: Float32Array | Float64Array, v: number): number => {
-  const s = graph.sire[v]
-  const d = graph.dam[v]
+/** D_i of the decomposition A = T·D·Tᵀ, from the F of i's sire s and dam d (-1: unknown). */
+export const mendelianVariance = (inbreeding: Float32Array | Float64Array, s: number, d: number): number => {
   if (s >= 0 && d >= 0) return 0.5 - 0.25 * (inbreeding[s] + inbreeding[d])
   if (s >= 0) return 0.75 - 0.25 * inbreeding[s]
   if (d >= 0) return 0.75 - 0.25 * inbreeding[d]
@@ -135,7 +133,7 @@ export const inbreedingCoefficients = (graph: PedigreeGraph): Float64Array => {
       const share = up[v]
       if (sire[v] >= 0) up[sire[v]] += 0.5 * share
       if (dam[v] >= 0) up[dam[v]] += 0.5 * share
-      up[v] = share * mendelianVariance(graph, inbreeding, v)
+      up[v] = share * mendelianVariance(inbreeding, sire[v], dam[v])
     }
     // Down through the mates' ancestors, oldest first: a(s, v) for each of them.
     const mateCountAll = ancestorsOf(graph, mates, mateCount, marks, stamp++, scratch, levels, mateSide)

@@ -6,6 +6,7 @@
  * scaling by D, and one sweep back from the oldest to the youngest (T·…: each node receives half of
  * each parent's value): two passes over the graph for every node at once.
  */
+import { mendelianVariance } from "./inbreeding.ts"
 import type { OrderedPedigree } from "./ordered.ts"
 
 /** A·x, where `inbreeding` holds the F of every animal and `x` a value per animal. */
@@ -29,11 +30,7 @@ export const relationshipTimes = (
     const v = order[k]
     const s = sire(v)
     const d = dam(v)
-    // D_v of A = T·D·Tᵀ (inbreeding.ts).
-    const variance = s >= 0 && d >= 0
-      ? 0.5 - 0.25 * (inbreeding[s] + inbreeding[d])
-      : s >= 0 ? 0.75 - 0.25 * inbreeding[s] : d >= 0 ? 0.75 - 0.25 * inbreeding[d] : 1
-    y[v] = y[v] * variance + 0.5 * ((s >= 0 ? y[s] : 0) + (d >= 0 ? y[d] : 0))
+    y[v] = y[v] * mendelianVariance(inbreeding, s, d) + 0.5 * ((s >= 0 ? y[s] : 0) + (d >= 0 ? y[d] : 0))
   }
   return y
 }
