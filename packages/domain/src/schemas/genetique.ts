@@ -63,8 +63,10 @@ export const PopulationReference = Schema.Struct({
   ancetres_efficaces: Schema.NullOr(NonNegative).annotate({ description: "f_a = 1 / Σ p_k² sur les ancêtres retenus ; null sans ancêtre" }),
   ancetres_retenus: Effectif.annotate({ description: "Ancêtres retenus : au plus 1 000, ou jusqu'à ce que la part non expliquée passe sous 0,1 %" }),
   contribution_expliquee: Coefficient.annotate({ description: "Σ p_k des ancêtres retenus" }),
-  intervalle_generation: Schema.NullOr(NonNegative).annotate({
-    description: "Moyenne de (naissance de l'enfant − naissance du parent) sur les paires (membre, parent connu) dont les deux années sont connues"
+  intervalle_generation: Schema.NullOr(Schema.Number).annotate({
+    description:
+      "Moyenne de (naissance de l'enfant − naissance du parent) sur les paires (membre, parent connu) dont les deux années sont connues ; " +
+      "négative seulement si la source donne des parents nés après leurs enfants"
   }),
   principaux_ancetres: Schema.Array(AncetrePrincipal).annotate({ description: "Les 20 premiers ancêtres retenus" })
 }).annotate({ identifier: "PopulationReference", description: "Fondateurs et ancêtres de la population de référence" })
