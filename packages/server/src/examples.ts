@@ -12,12 +12,12 @@ import {
   API_VERSION,
   consanguinite,
   type DatasetData,
+  type Execution,
   descendance,
   discovery,
   equide,
   findEquide,
   foldWords,
-  genetique,
   idOf,
   listAnswer,
   meta,
@@ -26,7 +26,6 @@ import {
   referential,
   repartitionAnswer,
   stats,
-  statsGenetique,
   suggestAnswer
 } from "@equides/domain"
 import { Result } from "effect"
@@ -59,11 +58,14 @@ const mostFrequent = (data: DatasetData, dimension: string): string | undefined 
   Result.getOrUndefined(referential(data, dimension))?.donnees[0]?.valeur
 
 /** An example request: the route template, a URL to run, the answer's body. */
-export interface ExampleRequest {
-  readonly route: string
-  readonly url: string
-  readonly answer: () => unknown
-}
+/**
+ * A route's example: its answer computed here, or, for a route whose first answer is a
+ * whole-pedigree computation, the execution a query worker runs (the page never blocks the event
+ * loop on it).
+ */
+export type ExampleRequest =
+  | { readonly route: string; readonly url: string; readonly answer: () => unknown }
+  | { readonly route: string; readonly url: string; readonly execution: Execution }
 
 export interface Examples {
   /** A value per parameter name, as OpenAPI `example` (arrays for repeatable parameters). */
@@ -123,7 +125,7 @@ export const examplesOf = (data: DatasetData, openapi: () => unknown): Examples 
     { route: "/v1/equides/{id}/pedigree", url: `/v1/equides/${id}/pedigree?generations=1`, answer: () => pedigree(data, row, 1) },
     { route: "/v1/equides/{id}/descendance", url: `/v1/equides/${id}/descendance?limite=2`, answer: () => descendance(data, row, 2, 0) },
     { route: "/v1/equides/{id}/consanguinite", url: `/v1/equides/${id}/consanguinite`, answer: () => consanguinite(data, row) },
-    { route: "/v1/equides/{id}/genetique", url: `/v1/equides/${id}/genetique`, answer: () => genetique(data, row) }
+    { route: "/v1/equides/{id}/genetique", url: `/v1/equides/${id}/genetique`, execution: { endpoint: "genetique", request: { kind: "equide", row } } }
   ]
   if (mating !== undefined) {
     const pere = idOf(data, mating.pere)
@@ -152,7 +154,7 @@ export const examplesOf = (data: DatasetData, openapi: () => unknown): Examples 
     {
       route: "/v1/stats/genetique",
       url: `/v1/stats/genetique${race === undefined ? "" : `?race=${encodeURIComponent(race)}`}`,
-      answer: () => Result.getOrUndefined(statsGenetique(data, race === undefined ? {} : { race: [race] }))
+      execution: { endpoint: "genetique", request: { kind: "stats", query: race === undefined ? {} : { race: [race] } } }
     }
   )
   return { parameters, requests }
