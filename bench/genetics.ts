@@ -1,9 +1,10 @@
 /**
  * Times the genetics engine alone (no Dataset, no server) on a synthetic horse-like pedigree:
- * `npx node --experimental-strip-types bench/genetics.ts [records] [ordered]` (default 4 450 000),
- * one run; `ordered` keeps the rows in birth order (parents first) instead of shuffling them.
+ * `npx node --experimental-strip-types bench/genetics.ts [records] [ordered|shuffled] [first year]`
+ * (default 4 450 000, shuffled, 1975), one run; `ordered` keeps the rows in birth order (parents
+ * first); an earlier first year makes a deeper pedigree (1800: 38 generations, t 9.6 on average).
  *
- * The pedigree: births from 1975 to 2025 growing towards recent years, ten breeds mating within
+ * The pedigree: births from the first year to 2025 growing towards recent years, ten breeds mating within
  * themselves, sires chosen among the breed's stallions aged 3-22 with a heavy-tailed popularity (a
  * few stallions sire hundreds of foals), dams among mares aged 3-20, parents unknown for a third of
  * the early foals and a few per cent of recent ones. Rows are shuffled so that nothing relies on
@@ -19,7 +20,7 @@ import { pedigreeGraph } from "../packages/domain/src/genetics/pedigreeGraph.ts"
 import { meanCoancestry } from "../packages/domain/src/genetics/relationship.ts"
 
 const size = Number(process.argv[2] ?? 4_450_000)
-const FIRST = 1975
+const FIRST = Number(process.argv[4] ?? 1975)
 const LAST = 2025
 const BREEDS = 10
 
