@@ -38,16 +38,24 @@ const numberFlag = (name: string, max: number, description: string) =>
 
 const stderr = process.stderr
 
-/** What `check` and `snapshot` show while they read: the reading's progress, then the indexing step. */
+/** What `check` and `snapshot` show while they read: the reading's progress, then the indexing and genetics steps with their times. */
 const loadProgress = (): LoadOptions & { readonly end: () => void } => {
   const display = progressDisplay("reading", stderr)
+  let started = performance.now()
+  const seconds = () => ((performance.now() - started) / 1000).toFixed(1)
   return {
     onProgress: display.update,
     onPhase: (phase) => {
       if (phase === "indexing") {
         display.end()
         stderr.write("indexing\n")
+        started = performance.now()
       }
+      if (phase === "genetics") {
+        stderr.write(`genetics (after ${seconds()} s of indexing)\n`)
+        started = performance.now()
+      }
+      if (phase === "writing") stderr.write(`genetics took ${seconds()} s\n`)
     },
     end: display.end
   }

@@ -10,6 +10,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { DocumentationRoute } from "./documentation.ts"
 import { ExplorerRoutes } from "./explorer/routes.ts"
 import { ConsanguiniteHandlers } from "./handlers/consanguinite.ts"
+import { GenetiqueHandlers } from "./handlers/genetique.ts"
 import { EquidesHandlers } from "./handlers/equides.ts"
 import { ReferentielsHandlers } from "./handlers/referentiels.ts"
 import { SearchHandlers } from "./handlers/search.ts"
@@ -29,6 +30,7 @@ export const makeHandlers = (stats: StatsGroup = StatsHandlers) =>
     ServiceHandlers,
     EquidesHandlers,
     ConsanguiniteHandlers,
+    GenetiqueHandlers,
     SearchHandlers,
     ReferentielsHandlers,
     stats

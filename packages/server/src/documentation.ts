@@ -6,6 +6,7 @@
 import { Dataset, type DatasetData, ParametreInvalide, Refusals, unknownParameterHint } from "@equides/domain"
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Executor } from "./execution/Executor.ts"
 import { servedDescription } from "./openapi.ts"
 import { documentationPage, escape } from "./pages.ts"
 import { problemResponse } from "./problems.ts"
@@ -21,20 +22,33 @@ const excerptOf = (body: unknown): string => {
   return lines.length <= EXCERPT_LINES ? lines.join("\n") : [...lines.slice(0, EXCERPT_LINES), "…"].join("\n")
 }
 
-const examplesSection = (data: DatasetData): string => {
-  const { requests } = servedDescription(data).examples
-  if (requests.length === 0) return ""
-  const items = requests.map(({ answer, route, url }) =>
-    `<h3>GET ${escape(route)}</h3>
-<pre><code>curl -s "$API${escape(url)}"</code></pre>
-<pre><code>${escape(excerptOf(answer()))}</code></pre>`
-  ).join("\n")
-  return `<h2 id="exemples">Exemples</h2>
+const decoder = new TextDecoder()
+
+const examplesSection = (data: DatasetData, executor: Executor["Service"]) =>
+  Effect.gen(function*() {
+    const { requests } = servedDescription(data).examples
+    if (requests.length === 0) return ""
+    const items: Array<string> = []
+    for (const request of requests) {
+      const body = "execution" in request
+        ? yield* executor.answer(request.execution).pipe(
+          Effect.map((bytes): unknown => JSON.parse(decoder.decode(bytes))),
+          Effect.orElseSucceed(() => undefined)
+        )
+        : request.answer()
+      items.push(`<h3>GET ${escape(request.route)}</h3>
+<pre><code>curl -s "$API${escape(request.url)}"</code></pre>
+<pre><code>${escape(excerptOf(body))}</code></pre>`)
+    }
+    return examplesIntro(items.join("\n"))
+  })
+
+const examplesIntro = (items: string): string =>
+  `<h2 id="exemples">Exemples</h2>
 <p>Chaque requête ci-dessous s'exécute telle quelle dans un shell après <code>API=http://localhost:8080</code> (l'origine de ce
 service) ; la réponse montrée en est le début, tirée des données chargées.</p>
 ${items}
 `
-}
 
 /** The answer of a page to any query parameter: it admits none. */
 export const refusedParameter = (name: string) =>
@@ -49,6 +63,7 @@ export const refusedParameter = (name: string) =>
 export const DocumentationRoute = HttpRouter.use((router) =>
   Effect.gen(function*() {
     const data = yield* Dataset
+    const executor = yield* Executor
     let page: HttpServerResponse.HttpServerResponse | undefined
     yield* router.add(
       "GET",
@@ -57,7 +72,7 @@ export const DocumentationRoute = HttpRouter.use((router) =>
         const query = yield* HttpServerRequest.ParsedSearchParams
         const name = Object.keys(query)[0]
         if (name !== undefined) return yield* refusedParameter(name)
-        page ??= HttpServerResponse.text(documentationPage(examplesSection(data)), { contentType: "text/html; charset=utf-8" })
+        page ??= HttpServerResponse.text(documentationPage(yield* examplesSection(data, executor)), { contentType: "text/html; charset=utf-8" })
         return page
       })
     )

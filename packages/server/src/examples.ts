@@ -12,6 +12,7 @@ import {
   API_VERSION,
   consanguinite,
   type DatasetData,
+  type Execution,
   descendance,
   discovery,
   equide,
@@ -57,11 +58,14 @@ const mostFrequent = (data: DatasetData, dimension: string): string | undefined 
   Result.getOrUndefined(referential(data, dimension))?.donnees[0]?.valeur
 
 /** An example request: the route template, a URL to run, the answer's body. */
-export interface ExampleRequest {
-  readonly route: string
-  readonly url: string
-  readonly answer: () => unknown
-}
+/**
+ * A route's example: its answer computed here, or, for a route whose first answer is a
+ * whole-pedigree computation, the execution a query worker runs (the page never blocks the event
+ * loop on it).
+ */
+export type ExampleRequest =
+  | { readonly route: string; readonly url: string; readonly answer: () => unknown }
+  | { readonly route: string; readonly url: string; readonly execution: Execution }
 
 export interface Examples {
   /** A value per parameter name, as OpenAPI `example` (arrays for repeatable parameters). */
@@ -120,7 +124,8 @@ export const examplesOf = (data: DatasetData, openapi: () => unknown): Examples 
     { route: "/v1/equides/{id}", url: `/v1/equides/${id}`, answer: () => equide(data, row) },
     { route: "/v1/equides/{id}/pedigree", url: `/v1/equides/${id}/pedigree?generations=1`, answer: () => pedigree(data, row, 1) },
     { route: "/v1/equides/{id}/descendance", url: `/v1/equides/${id}/descendance?limite=2`, answer: () => descendance(data, row, 2, 0) },
-    { route: "/v1/equides/{id}/consanguinite", url: `/v1/equides/${id}/consanguinite`, answer: () => consanguinite(data, row) }
+    { route: "/v1/equides/{id}/consanguinite", url: `/v1/equides/${id}/consanguinite`, answer: () => consanguinite(data, row) },
+    { route: "/v1/equides/{id}/genetique", url: `/v1/equides/${id}/genetique`, execution: { endpoint: "genetique", request: { kind: "equide", row } } }
   ]
   if (mating !== undefined) {
     const pere = idOf(data, mating.pere)
@@ -145,6 +150,11 @@ export const examplesOf = (data: DatasetData, openapi: () => unknown): Examples 
       route: "/v1/stats/repartition",
       url: repartitionUrl,
       answer: () => Result.getOrUndefined(repartitionAnswer(data, { dimension: "robe", limite: 5, ...(race === undefined ? {} : { race: [race] }) }))
+    },
+    {
+      route: "/v1/stats/genetique",
+      url: `/v1/stats/genetique${race === undefined ? "" : `?race=${encodeURIComponent(race)}`}`,
+      execution: { endpoint: "genetique", request: { kind: "stats", query: race === undefined ? {} : { race: [race] } } }
     }
   )
   return { parameters, requests }

@@ -2,7 +2,7 @@
  * The documentation page (`/documentation`), with one anchored section per problem type (the
  * targets of problems' `type`), and the headers of every HTML page (the explorer's included).
  */
-import { DEFINITIONS_CONSANGUINITE, ENDPOINTS, GABARITS_URL, NOM_SERVICE, PROBLEM_TYPES } from "@equides/domain"
+import { DEFINITIONS_CONSANGUINITE, DEFINITIONS_GENETIQUE, ENDPOINTS, GABARITS_URL, NOM_SERVICE, PROBLEM_TYPES } from "@equides/domain"
 import { assetUrl, STYLESHEET } from "./explorer/assets.ts"
 import { escapeHtml as escape } from "./explorer/html.ts"
 
@@ -43,10 +43,14 @@ const templates = Object.entries(GABARITS_URL)
   .map(([use, template]) => `<tr><td>${escape(use)}</td><td><code>${escape(template)}</code></td></tr>`)
   .join("\n")
 
-const consanguinityDefinitions = DEFINITIONS_CONSANGUINITE.map(([term, definition]) =>
-  `<dt>${escape(term)}</dt>
+const definitionList = (definitions: ReadonlyArray<readonly [string, string]>): string =>
+  definitions.map(([term, definition]) =>
+    `<dt>${escape(term)}</dt>
 <dd>${escape(definition)}</dd>`
-).join("\n")
+  ).join("\n")
+
+const consanguinityDefinitions = definitionList(DEFINITIONS_CONSANGUINITE)
+const geneticsDefinitions = definitionList(DEFINITIONS_GENETIQUE)
 
 const problemSections = PROBLEM_TYPES.map((problem) =>
   `<section id="${problem.anchor}">
@@ -98,6 +102,14 @@ ${templates}
 ancêtres communs ; <code>GET /v1/accouplements?pere=ID&amp;mere=ID&amp;generations=N</code> celui du poulain d'un accouplement envisagé.</p>
 <dl>
 ${consanguinityDefinitions}
+</dl>
+
+<h2 id="genetique">Génétique du registre : définitions</h2>
+<p><code>GET /v1/equides/{id}/genetique</code> donne la consanguinité d'un équidé sur toutes ses générations connues, ses générations
+et sa parenté moyenne avec la population de référence de sa race ; <code>GET /v1/stats/genetique?race=&amp;annee_min=&amp;annee_max=</code>
+la consanguinité d'une race par année de naissance, ses fondateurs et ancêtres efficaces.</p>
+<dl>
+${geneticsDefinitions}
 </dl>
 
 <h2 id="erreurs">Erreurs</h2>

@@ -5,6 +5,7 @@
  */
 import { assert, describe, it, layer } from "@effect/vitest"
 import { buildDataset, fromRecords } from "@equides/domain"
+import { idN } from "@equides/domain/testing"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { parseTrustedProxies } from "./config.ts"
@@ -75,6 +76,14 @@ describe("costOf", () => {
     assert.strictEqual(cost("/v1/stats/repartition", "/v1/stats/repartition?limite=1000"), 3) // 41 000 B
     assert.strictEqual(cost("/v1/stats/repartition", "/v1/stats/repartition?dimension=annee_naissance&limite=1000"), 1)
     assert.strictEqual(cost("/v1/stats", "/v1/stats"), 1)
+  })
+
+  it("prices a breed's genetics by the birth years it can list: 4 000 B + 300 B a year", () => {
+    assert.strictEqual(cost("/v1/stats/genetique", "/v1/stats/genetique"), 1)
+    // 126 birth years (1900–2025): 4 000 + 300 × 127 codes = 42 100 B.
+    const years = buildDataset(Array.from({ length: 126 }, (_, k) => ({ ...FAMILY[0], id: idN(1000 + k), annee_naissance: 1900 + k })))
+    assert.strictEqual(costOf("/v1/stats/genetique", scanQuery("/v1/stats/genetique?race=Arabe"), years), 3)
+    assert.strictEqual(cost("/v1/equides/:id/genetique", "/v1/equides/x/genetique"), 1)
   })
 
   it("prices inbreeding by its most common ancestors possible: 700 B + 150 B × (2^g − 1)", () => {

@@ -7,6 +7,7 @@ import { API_VERSION, LICENCE_DONNEES, LICENCE_DONNEES_URL } from "../query/meta
 import { ConsanguiniteApi } from "./consanguinite.ts"
 import { EquidesApi } from "./equides.ts"
 import { QUOTA_RULE } from "./executionCost.ts"
+import { GenetiqueApi } from "./genetique.ts"
 import { Quota, Validation } from "./middleware.ts"
 import { completeDocument } from "./openapi.ts"
 import { ReferentielsApi } from "./referentiels.ts"
@@ -15,7 +16,7 @@ import { ServiceApi } from "./service.ts"
 import { StatsApi } from "./stats.ts"
 
 export class Api extends HttpApi.make("equides-api")
-  .add(ServiceApi, EquidesApi, ConsanguiniteApi, SearchApi, ReferentielsApi, StatsApi)
+  .add(ServiceApi, EquidesApi, ConsanguiniteApi, GenetiqueApi, SearchApi, ReferentielsApi, StatsApi)
   // Added after the groups on purpose: middleware reaches only the endpoints already present.
   .middleware(Validation)
   .middleware(Quota)

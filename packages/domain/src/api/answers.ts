@@ -18,6 +18,7 @@ import { DEFAULT_REPARTITION_DIMENSION, repartition } from "../query/repartition
 import { select } from "../query/select.ts"
 import type { Selection } from "../query/selection.ts"
 import { jsonEncoder } from "./json.ts"
+import { genetiqueBody, type GenetiqueRequest } from "./genetiqueBody.ts"
 import { resumePageBody } from "./resumePageBody.ts"
 import { checkQ, clampSuggestLimite, suggest } from "../query/suggest.ts"
 import { accouplement, consanguinite } from "../query/consanguinite/consanguinite.ts"
@@ -51,6 +52,7 @@ export type Execution =
   | { readonly endpoint: "stats" }
   | { readonly endpoint: "consanguinite"; readonly row: number; readonly generations: number | undefined }
   | { readonly endpoint: "accouplement"; readonly pere: number; readonly mere: number; readonly generations: number | undefined }
+  | { readonly endpoint: "genetique"; readonly request: GenetiqueRequest }
 
 const LIST_PATH = "/v1/equides"
 
@@ -158,5 +160,7 @@ export const answer = (data: DatasetData, execution: Execution): QueryResult<Uin
       return Result.succeed(consanguiniteJson(consanguinite(data, execution.row, execution.generations)))
     case "accouplement":
       return Result.succeed(accouplementJson(accouplement(data, execution.pere, execution.mere, execution.generations)))
+    case "genetique":
+      return genetiqueBody(data, execution.request)
   }
 }

@@ -1,4 +1,5 @@
 import type { Dimension, Postings, StringArena } from "./columns.ts"
+import type { GeneticColumns } from "../genetics/columns.ts"
 import type { PerformanceColumn } from "./performances.ts"
 
 /** A year column's marker for "no birth year". */
@@ -155,4 +156,6 @@ export interface DatasetData {
   /** Rows by birth year ascending, ties in file order, rows without year last. */
   readonly byYear: Uint32Array
   readonly names: TokenIndex
+  /** F, t, complete generations and longest line of every row, over the whole pedigree (design §6). */
+  readonly genetics: GeneticColumns
 }

@@ -32,7 +32,7 @@ describe("discovery", () => {
     expect(d.lignes).toBe(2)
   })
 
-  it("lists every route of the spec, and the consanguinity routes, by use", () => {
+  it("lists every route of the spec, and the consanguinity and genetics routes, by use", () => {
     expect(new Set(Object.values(d.endpoints ?? {}))).toEqual(
       new Set([
         "/",
@@ -47,10 +47,12 @@ describe("discovery", () => {
         "/v1/equides/{id}/descendance",
         "/v1/equides/{id}/consanguinite",
         "/v1/accouplements",
+        "/v1/equides/{id}/genetique",
         "/v1/search",
         "/v1/referentiels/{dimension}",
         "/v1/stats",
-        "/v1/stats/repartition"
+        "/v1/stats/repartition",
+        "/v1/stats/genetique"
       ])
     )
     expect(d.endpoints).toBe(ENDPOINTS)
@@ -68,6 +70,8 @@ describe("discovery", () => {
     expect(expand(g.recherche, { q: "dal" })).toBe("/v1/search?q=dal")
     expect(expand(g.referentiel, { dimension: "races_lien" })).toBe("/v1/referentiels/races_lien")
     expect(expand(g.repartition, { dimension: "robe", sexe: "Male" })).toBe("/v1/stats/repartition?dimension=robe&sexe=Male")
+    expect(expand(g.genetique, { id: idN(1) })).toBe(`/v1/equides/${idN(1)}/genetique`)
+    expect(expand(g.genetique_race, { race: "Selle Francais", annee_min: "2010" })).toBe("/v1/stats/genetique?race=Selle%20Francais&annee_min=2010")
     expect(g.fiche_source).toBe(URL_FICHE_MODELE)
     for (const key of ["liste", "repartition"]) {
       for (const parameter of ["race", "robe", "sexe", "discipline", "indice", "annee_naissance", "nom", "annee_min", "annee_max", "avec_performances", "statut_reproducteur"]) {

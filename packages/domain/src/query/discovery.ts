@@ -30,10 +30,12 @@ export const ENDPOINTS: Readonly<Record<string, string>> = {
   descendance: "/v1/equides/{id}/descendance",
   consanguinite: "/v1/equides/{id}/consanguinite",
   accouplement: "/v1/accouplements",
+  genetique: "/v1/equides/{id}/genetique",
   recherche: "/v1/search",
   referentiel: "/v1/referentiels/{dimension}",
   statistiques: "/v1/stats",
-  repartition: "/v1/stats/repartition"
+  repartition: "/v1/stats/repartition",
+  genetique_race: "/v1/stats/genetique"
 }
 
 /** URL templates (RFC 6570), by use. */
@@ -44,9 +46,11 @@ export const GABARITS_URL: Readonly<Record<string, string>> = {
   descendance: "/v1/equides/{id}/descendance{?limite,offset}",
   consanguinite: "/v1/equides/{id}/consanguinite{?generations}",
   accouplement: "/v1/accouplements{?pere,mere,generations}",
+  genetique: "/v1/equides/{id}/genetique",
   recherche: "/v1/search{?q,limite}",
   referentiel: "/v1/referentiels/{dimension}",
   repartition: `/v1/stats/repartition{?dimension,${FILTRES},limite}`,
+  genetique_race: "/v1/stats/genetique{?race,annee_min,annee_max}",
   fiche_source: URL_FICHE_MODELE
 }
 

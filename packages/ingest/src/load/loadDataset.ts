@@ -19,9 +19,10 @@ export const snapshotPathOf = (source: string): string => source + SNAPSHOT_SUFF
 
 /**
  * The steps of a load: reading the file (or its snapshot), then, for a file, building the
- * Dataset's indexes; `snapshotSource` then writes the snapshot.
+ * Dataset's indexes and computing every record's genetics (F, generations); `snapshotSource` then
+ * writes the snapshot.
  */
-export type LoadPhase = "reading" | "indexing" | "writing"
+export type LoadPhase = "reading" | "indexing" | "genetics" | "writing"
 
 export interface LoadOptions {
   /** Parse on a worker thread (JSON Lines only); by default for large files (see `readSourceInto`). */
@@ -58,7 +59,7 @@ export const ingestSource = Effect.fn("ingestSource")(function*(path: string, op
     bytes: info.bytes,
     lines: info.lines,
     ingestedAt: before.mtime.toISOString()
-  })
+  }, () => options.onPhase?.("genetics"))
   return { data, source: before }
 })
 

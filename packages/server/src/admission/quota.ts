@@ -215,7 +215,9 @@ export const ROW_BYTES = {
   noeud: 108,
   referentiel: 80_000,
   ancetreCommun: 150,
-  consanguinite: 700
+  consanguinite: 700,
+  anneeGenetique: 300,
+  statsGenetique: 4_000
 } as const
 
 /** `raw` read as the decoder reads it (`readInt`), within [min, max]; `fallback` when absent or refused. */
@@ -245,6 +247,9 @@ export const estimatedBytes = (route: string | undefined, query: QueryScan, data
       return ROW_BYTES.suggestion * intOr(query.limite, DEFAULT_SUGGEST_LIMITE, MIN_SUGGEST_LIMITE, MAX_SUGGEST_LIMITE)
     case "/v1/referentiels/:dimension":
       return ROW_BYTES.referentiel
+    case "/v1/stats/genetique":
+      // One row per birth year at most, plus the reference population and its 20 ancestors.
+      return ROW_BYTES.statsGenetique + ROW_BYTES.anneeGenetique * data.annee.values.length
     case "/v1/stats/repartition":
       // `annee_naissance` is returned in full whatever `limite` says: one row per distinct year.
       return ROW_BYTES.tranche *

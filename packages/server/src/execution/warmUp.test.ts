@@ -22,6 +22,7 @@ const FAMILIES = [
   "stats",
   "consanguinite",
   "accouplement",
+  "genetique",
   "explorer/list",
   "explorer/stats",
   "explorer/record",

@@ -66,6 +66,7 @@ export const warmUpWork = (data: DatasetData): ReadonlyArray<Work> => {
     { endpoint: "stats" },
     { endpoint: "consanguinite", row: subject, generations: 12 },
     { endpoint: "accouplement", pere: sire, mere: dam === sire ? subject : dam, generations: 12 },
+    { endpoint: "genetique", request: { kind: "equide", row: subject } },
     { page: "list", url: `/explorer/equides?race=${encodeURIComponent(race)}&sexe=Male` },
     { page: "stats", url: "/explorer/stats" },
     { page: "record", url: `/explorer/equides/${id}`, id },

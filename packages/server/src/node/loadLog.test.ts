@@ -29,10 +29,11 @@ describe("load log", () => {
     Effect.gen(function*() {
       const file = yield* extract
       const lines = yield* logged(Effect.flatMap(loadLogging, (options) => loadDataset(file, options)))
-      assert.strictEqual(lines.length, 3, lines.join("\n"))
+      assert.strictEqual(lines.length, 4, lines.join("\n"))
       assert.strictEqual(lines[0], "reading | Chargement : lecture")
       assert.match(lines[1], /^reading \| Chargement : lecture 100 % \(200 lignes, \d+ Mo en \d+\.\d s\)$/)
       assert.strictEqual(lines[2], "indexing | Chargement : indexation")
+      assert.strictEqual(lines[3], "genetics | Chargement : génétique (consanguinité et générations de chaque fiche)")
     }))
 
   it.effect("reads a snapshot with no indexing phase and no line count", () =>

@@ -13,6 +13,7 @@ export type StartPhase = LoadPhase | "collecting"
 const PHASE_NAMES: Readonly<Record<StartPhase, string>> = {
   reading: "lecture",
   indexing: "indexation",
+  genetics: "génétique (consanguinité et générations de chaque fiche)",
   writing: "écriture du snapshot",
   collecting: "collecte de la mémoire"
 }

@@ -4,6 +4,7 @@
  * at once when the parent came first, at the end otherwise), the columns, and in `finish` the
  * sorted indexes. It handles no record object and, apart from the final dictionaries, no string.
  */
+import { geneticColumns } from "../../genetics/columns.ts"
 import { bitsOfLists } from "../bits.ts"
 import type { Dimension, Postings, StringArena } from "../columns.ts"
 import { type Anomalies, type DatasetData, LINK_NAME_OF_ROW, type LinkColumn, NO_ROW, NO_YEAR, type Provenance } from "../DatasetData.ts"
@@ -293,7 +294,11 @@ export class DatasetAssembler {
     return dangling.size
   }
 
-  finish(summary: EncoderSummary, provenance: Provenance): DatasetData {
+  /**
+   * The Dataset. `onGenetics` is told when the whole-pedigree computation (F and generations of
+   * every row, the load's longest step after reading) starts, so that a load log shows it as a phase.
+   */
+  finish(summary: EncoderSummary, provenance: Provenance, onGenetics?: () => void): DatasetData {
     const size = this.#size
     const ids = this.#ids.final()
     const idTable = tableOfDistinct(ids, size)
@@ -335,6 +340,11 @@ export class DatasetAssembler {
       types_invalides: summary.typesInvalides
     }
 
+    const prefixes = prefixSets(names.tokens, tokenRows, size)
+    const byYear = orderByYear(annee.codes, annee.values.length)
+    onGenetics?.()
+    const genetics = geneticColumns({ sire: pere.row, dam: mere.row })
+
     return {
       size,
       provenance,
@@ -371,14 +381,15 @@ export class DatasetAssembler {
       byName,
       nameRank,
       nameKey,
-      byYear: orderByYear(annee.codes, annee.values.length),
+      byYear,
       names: {
         tokens: names.tokens,
         rows: tokenRows,
         byLength: tokensByLength(names.tokens),
         keyTokens,
-        prefixSets: prefixSets(names.tokens, tokenRows, size)
-      }
+        prefixSets: prefixes
+      },
+      genetics
     }
   }
 }

@@ -1,0 +1,109 @@
+/**
+ * Group `genetique`: the whole registry's genetics (issue 27), one horse over all its known
+ * generations and a breed's inbreeding by birth year with its reference population's diversity,
+ * with the definitions the documentation page prints (design §6, word for word).
+ */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { Genetique, StatsGenetique } from "../schemas/genetique.ts"
+import { idPath } from "./equides.ts"
+import { filterDefs } from "./filterParams.ts"
+import { executionCost } from "./executionCost.ts"
+import { Disponibilite } from "./middleware.ts"
+import { documented, NoQuery, params } from "./params.ts"
+import { Introuvable } from "./problems.ts"
+
+export const genetiqueQuery = params("query", {
+  race: filterDefs.race,
+  annee_min: filterDefs.annee_min,
+  annee_max: filterDefs.annee_max
+})
+
+/** Design §6's definitions, in French, for `/documentation` (one paragraph each, with references). */
+export const DEFINITIONS_GENETIQUE: ReadonlyArray<readonly [string, string]> = [
+  [
+    "Le graphe",
+    "Les parents d'une fiche sont ses liens résolus (pere, mere dont la fiche est dans l'extrait) ; un lien pendant est un parent inconnu ; " +
+    "un lien qui fermerait un cycle est ignoré, comme pour la consanguinité. Chaque chiffre est calculé sur toutes les générations connues."
+  ],
+  [
+    "F_i (Wright)",
+    "La probabilité que deux allèles de i soient identiques par descendance ; F_i = f(s, d), la parenté (coefficient de parenté) de ses parents ; " +
+    "0 quand un parent est inconnu. Calculé pour chaque fiche au chargement par la méthode indirecte de Colleau (2002) modifiée par Sargolzaei, " +
+    "Iwaisaki et Colleau (2005), servi avec 7 chiffres significatifs."
+  ],
+  [
+    "Générations",
+    "t_i, générations complètes équivalentes (Maignel et al. 1996) : t_i = Σ sur les parents connus p de (1 + t_p)/2, soit Σ sur chaque apparition " +
+    "d'un ancêtre connu de (1/2)^g. Générations complètes : la plus grande g telle que les 2^g ancêtres de la génération g soient tous connus. " +
+    "Plus longue lignée (generations_max) : la génération de l'ancêtre connu le plus lointain."
+  ],
+  [
+    "ΔF_i et Ne",
+    "ΔF_i, accroissement individuel de consanguinité (Gutiérrez et al. 2008, 2009) : ΔF_i = 1 − (1 − F_i)^(1/(t_i − 1)), défini seulement quand t_i > 1. " +
+    "Ne d'un groupe (une année de naissance d'une race) : Ne = 1 / (2 · moyenne des ΔF_i) sur ses membres de t_i > 1 ; null quand cette moyenne est nulle ou non définie."
+  ],
+  [
+    "Population de référence",
+    "Les fiches dont la race se replie (comme pour le filtre race) sur celle de la race, nées dans les 5 années Y−4..Y, où Y est l'année de naissance " +
+    "la plus récente de la race qui ne dépasse pas l'année du chargement (celle d'ingere_le). Sans race : tout l'extrait, même règle."
+  ],
+  [
+    "Parenté moyenne",
+    "parente_moyenne : moyenne de f(i, j) sur les j de la population de référence, avec f(i, i) = (1 + F_i)/2 quand i en fait partie. Un passage de la " +
+    "méthode indirecte de Colleau (A·x = T·D·Tᵀ·x) la donne pour toutes les fiches à la fois."
+  ],
+  [
+    "Fondateurs, f_e",
+    "On place 1/N sur chaque membre de la population de référence ; du plus jeune au plus ancien, chaque animal passe la moitié de ce qu'il tient à chaque " +
+    "parent connu. Un animal aux deux parents inconnus est un fondateur et garde ce qu'il a reçu ; un animal à un parent inconnu passe la moitié au parent " +
+    "connu, et l'autre moitié fait de son parent inconnu un fondateur à part entière (un fantôme). f_e = 1 / Σ q_k² sur les fondateurs."
+  ],
+  [
+    "Ancêtres, f_a",
+    "(Boichard, Maignel et Verrier 1997) Les ancêtres sont les animaux dont descend un membre de la population de référence (un membre compte quand il est " +
+    "parent d'un autre) ; on choisit un à un l'ancêtre de plus grande contribution marginale (sa contribution non encore expliquée par les ancêtres choisis " +
+    "avant), au plus 1 000 ou jusqu'à ce que la part non expliquée passe sous 0,1 % ; f_a = 1 / Σ p_k². Le premier choisi est l'ancêtre de plus grande " +
+    "contribution brute. Des contributions égales à 10⁻⁹ près vont à l'ancêtre le plus ancien. f_a est d'ordinaire inférieur à f_e, sans que ce soit garanti."
+  ],
+  [
+    "Intervalle de génération",
+    "Moyenne de (année de naissance de l'enfant − année de naissance du parent) sur chaque paire (membre de la population de référence, parent connu) " +
+    "dont les deux années sont connues."
+  ]
+]
+
+export class GenetiqueApi extends HttpApiGroup.make("genetique")
+  .add(
+    HttpApiEndpoint.get("equide", "/v1/equides/:id/genetique", {
+      params: idPath.fields,
+      query: NoQuery,
+      success: Genetique,
+      error: Introuvable
+    }).annotateMerge(documented(idPath))
+      // A lookup of the load's columns once the breed's reference is made (one indirect pass per breed and
+      // thread, 0.06–0.3 s at full scale, then kept): the lookup is what most requests cost.
+      .annotateMerge(executionCost(0.5))
+      .annotateMerge(OpenApi.annotations({
+      summary: "Génétique d'un équidé sur toutes ses générations",
+      description:
+        "F sur toutes les générations connues, générations équivalentes, complètes et plus longue lignée, accroissement individuel ΔF, parenté moyenne " +
+        "avec la population de référence de sa race et cette référence. Définitions : /documentation#genetique."
+    })),
+    HttpApiEndpoint.get("stats", "/v1/stats/genetique", {
+      query: genetiqueQuery.fields,
+      success: StatsGenetique
+    }).annotateMerge(documented(genetiqueQuery))
+      // A (race, years) pair's first use runs the year figures and f_e/f_a (0.2–0.8 s at full scale), then is kept
+      // (2 ms): priced at the kept figure, as the first use of any route is not what its calls cost.
+      .annotateMerge(executionCost(2))
+      .annotateMerge(OpenApi.annotations({
+      summary: "Consanguinité et diversité d'une race",
+      description:
+        "Par année de naissance de la sélection (race, annee_min, annee_max) : effectif, F moyen, parts consanguines, générations équivalentes, ΔF moyen, " +
+        "taille efficace Ne ; pour la population de référence de la race (tout l'extrait sans race) : fondateurs et ancêtres efficaces, intervalle de génération, " +
+        "20 principaux ancêtres. annee_min > annee_max : 400. Définitions : /documentation#genetique."
+    }))
+  )
+  .middleware(Disponibilite)
+  .annotateMerge(OpenApi.annotations({ title: "genetique", description: "Génétique du registre : un équidé, une race" }))
+{}

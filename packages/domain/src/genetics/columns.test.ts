@@ -1,0 +1,48 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as fc from "fast-check"
+import { geneticColumns } from "./columns.ts"
+import { rowPedigree } from "./ordered.ts"
+import { coancestryTable, pedigreeArbitrary } from "./pedigree.fixtures.ts"
+import { pedigreeGraph } from "./pedigreeGraph.ts"
+
+/** Any parents at all: cycles, self-parenthood and out-of-range rows included. */
+const anyParentage = fc.integer({ min: 0, max: 30 }).chain((n) =>
+  fc.record({
+    sire: fc.array(fc.integer({ min: -1, max: n }), { minLength: n, maxLength: n }),
+    dam: fc.array(fc.integer({ min: -1, max: n }), { minLength: n, maxLength: n })
+  }).map(({ dam, sire }) => ({ sire: Int32Array.from(sire), dam: Int32Array.from(dam) }))
+)
+
+describe("the genetics columns", () => {
+  it("hold F, t, complete generations and longest line by row", () => {
+    fc.assert(
+      fc.property(pedigreeArbitrary(40), (pedigree) => {
+        const columns = geneticColumns(pedigree.parentage)
+        const table = coancestryTable(pedigree.birthSire, pedigree.birthDam)
+        pedigree.rowOf.forEach((row, b) => {
+          expect(Math.abs(columns.inbreeding[row] - (2 * table[b][b] - 1))).toBeLessThanOrEqual(1e-7)
+        })
+      }),
+      { numRuns: 100 }
+    )
+  })
+
+  it("give back the graph the load built, cycles dropped alike, rows ordered parents first", () => {
+    fc.assert(
+      fc.property(anyParentage, (parentage) => {
+        const graph = pedigreeGraph(parentage)
+        const rows = rowPedigree(parentage, geneticColumns(parentage).longestLine)
+        const position = new Int32Array(rows.size)
+        rows.order.forEach((row, k) => (position[row] = k))
+        expect([...rows.order].sort((a, b) => a - b)).toEqual(Array.from({ length: rows.size }, (_, row) => row))
+        for (let row = 0; row < rows.size; row++) {
+          const v = graph.node[row]
+          expect(rows.sire(row)).toBe(graph.sire[v] < 0 ? -1 : graph.row[graph.sire[v]])
+          expect(rows.dam(row)).toBe(graph.dam[v] < 0 ? -1 : graph.row[graph.dam[v]])
+          for (const parent of [rows.sire(row), rows.dam(row)]) if (parent >= 0) expect(position[parent]).toBeLessThan(position[row])
+        }
+      }),
+      { numRuns: 300 }
+    )
+  })
+})

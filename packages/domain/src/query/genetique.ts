@@ -1,0 +1,230 @@
+/**
+ * The whole registry's genetics as served (issue 27, design §6): `GET /v1/equides/{id}/genetique`
+ * (one horse's columns, its breed's reference population and its mean coancestry with it) and
+ * `GET /v1/stats/genetique` (a breed's inbreeding by birth year, its reference population's founders
+ * and ancestors). The per-record columns are the Dataset's (`DatasetData.genetics`); what a breed
+ * needs beyond them (the rows in generation order, one indirect pass, f_e, f_a) is computed on first
+ * use in the thread that answers (a query worker) and kept there.
+ */
+import { Result } from "effect"
+import { postingsOf } from "../dataset/columns.ts"
+import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
+import { ancestorContributions } from "../genetics/ancestors.ts"
+import { founderContributions } from "../genetics/founders.ts"
+import { generationInterval } from "../genetics/interval.ts"
+import { type OrderedPedigree, rowPedigree } from "../genetics/ordered.ts"
+import { type ReferencePopulation, referencePopulation } from "../genetics/reference.ts"
+import { meanCoancestry } from "../genetics/relationship.ts"
+import { individualIncrease, yearFigures } from "../genetics/trend.ts"
+import type { Genetique, StatsGenetique } from "../schemas/genetique.ts"
+import { foldValue } from "../text/fold.ts"
+import { InvalidParameter, type QueryResult } from "./errors.ts"
+import { foldedLookup, resolveCodes, resolveFilters } from "./filters.ts"
+import { anneeOf, idOf, nomOf, raceOf, sexeOf } from "./record.ts"
+import { select } from "./select.ts"
+import { selectionRows } from "./selection.ts"
+
+/** Ancestors listed in `principaux_ancetres`. */
+export const PRINCIPAUX_ANCETRES = 20
+/** Breeds whose mean coancestry column (4 bytes a record) a thread keeps. */
+const PARENTE_KEPT = 2
+/** `/v1/stats/genetique` answers a thread keeps. */
+const ANSWERS_KEPT = 256
+
+/** Served F, t, ΔF and mean coancestry: single precision, so seven significant digits. */
+const single = (x: number): number => (x === 0 ? 0 : Number(x.toPrecision(7)))
+
+/** The year of `ingere_le`: the year of loading of the design (fixed by the file, not by the clock). */
+const loadYearOf = (data: DatasetData): number => Number(data.provenance.ingestedAt.slice(0, 4))
+
+interface Breed {
+  /** The race as its records spell it (the most frequent spelling), null for the whole extract. */
+  readonly race: string | null
+  readonly reference: ReferencePopulation | null
+  readonly meanInbreeding: number
+}
+
+interface ThreadState {
+  /** The rows ordered by generation (4 bytes a record), their kept links read from the Dataset. */
+  readonly pedigree: OrderedPedigree
+  readonly breeds: Map<string, Breed>
+  /** Mean coancestry with a breed's reference population, by row, single precision; the most recent last. */
+  readonly parente: Map<string, Float32Array>
+  readonly answers: Map<string, StatsGenetique>
+  /** Founders and ancestors of a breed's reference population (whatever the years asked). */
+  readonly populations: Map<string, StatsGenetique["reference"]>
+}
+
+const states = new WeakMap<DatasetData, ThreadState>()
+
+const allRowsOf = (data: DatasetData): Uint32Array => Uint32Array.from({ length: data.size }, (_, row) => row)
+
+const stateOf = (data: DatasetData): ThreadState => {
+  let state = states.get(data)
+  if (state === undefined) {
+    const pedigree = rowPedigree({ sire: data.links.pere.row, dam: data.links.mere.row }, data.genetics.longestLine)
+    state = { pedigree, breeds: new Map(), parente: new Map(), answers: new Map(), populations: new Map() }
+    states.set(data, state)
+  }
+  return state
+}
+
+/** The race codes a folded race value covers, ascending; the key of a breed is their list. */
+const breedKey = (codes: ReadonlyArray<number> | undefined): string => (codes === undefined ? "*" : codes.join(","))
+
+const breedOf = (data: DatasetData, codes: ReadonlyArray<number> | undefined): Breed => {
+  const state = stateOf(data)
+  const key = breedKey(codes)
+  const known = state.breeds.get(key)
+  if (known !== undefined) return known
+  let rows: Uint32Array
+  let race: string | null = null
+  if (codes === undefined) rows = allRowsOf(data)
+  else {
+    const parts = codes.map((code) => postingsOf(data.race.rows, code))
+    const all = new Uint32Array(parts.reduce((sum, p) => sum + p.length, 0))
+    let at = 0
+    let most = -1
+    for (const [k, part] of parts.entries()) {
+      all.set(part, at)
+      at += part.length
+      if (most < 0 || part.length > parts[most].length) most = k
+    }
+    rows = all.sort()
+    race = data.race.values[codes[most]]
+  }
+  const reference = referencePopulation(data.year, NO_YEAR, rows, loadYearOf(data))
+  let meanInbreeding = 0
+  if (reference !== null) {
+    for (let k = 0; k < reference.rows.length; k++) meanInbreeding += data.genetics.inbreeding[reference.rows[k]]
+    meanInbreeding /= reference.rows.length
+  }
+  const breed: Breed = { race, reference, meanInbreeding }
+  state.breeds.set(key, breed)
+  return breed
+}
+
+/** The codes of the breed a row belongs to: every race spelling that folds as its own; undefined without a race. */
+const codesOfRow = (data: DatasetData, row: number): ReadonlyArray<number> | undefined => {
+  const code = data.race.codes[row]
+  if (code === 0) return undefined
+  return foldedLookup(data.race.values).get(foldValue(data.race.values[code]))
+}
+
+const parenteOf = (data: DatasetData, key: string, breed: Breed): Float32Array => {
+  const state = stateOf(data)
+  const known = state.parente.get(key)
+  if (known !== undefined) {
+    state.parente.delete(key)
+    state.parente.set(key, known)
+    return known
+  }
+  const column = Float32Array.from(meanCoancestry(state.pedigree, data.genetics.inbreeding, breed.reference?.rows ?? []))
+  if (state.parente.size >= PARENTE_KEPT) state.parente.delete(state.parente.keys().next().value!)
+  state.parente.set(key, column)
+  return column
+}
+
+/** `GET /v1/equides/{id}/genetique` of `row`. */
+export const genetique = (data: DatasetData, row: number): Genetique => {
+  const { completeGenerations, equivalentGenerations, inbreeding, longestLine } = data.genetics
+  const F = inbreeding[row]
+  const t = equivalentGenerations[row]
+  const increase = individualIncrease(F, t)
+  const codes = codesOfRow(data, row)
+  const breed = codes === undefined ? undefined : breedOf(data, codes)
+  const reference = breed?.reference ?? null
+  const parente = breed === undefined || reference === null
+    ? null
+    : single(parenteOf(data, breedKey(codes), breed)[row])
+  return {
+    id: idOf(data, row),
+    consanguinite: single(F),
+    generations_equivalentes: single(t),
+    generations_completes: completeGenerations[row],
+    generations_max: longestLine[row],
+    accroissement_individuel: increase === null ? null : single(increase),
+    parente_moyenne: parente,
+    reference: breed === undefined || reference === null ? null : {
+      race: breed.race ?? raceOf(data, row),
+      annee_min: reference.annee_min,
+      annee_max: reference.annee_max,
+      effectif: reference.rows.length,
+      consanguinite_moyenne: breed.meanInbreeding
+    }
+  }
+}
+
+/** The parameters of `/v1/stats/genetique` as decoded. */
+export interface GenetiqueInput {
+  readonly race?: ReadonlyArray<string> | undefined
+  readonly annee_min?: number | undefined
+  readonly annee_max?: number | undefined
+}
+
+const populationOf = (data: DatasetData, breed: Breed): StatsGenetique["reference"] => {
+  const reference = breed.reference
+  if (reference === null) return null
+  const { pedigree } = stateOf(data)
+  const founders = founderContributions(pedigree, reference.rows)
+  const ancestors = ancestorContributions(pedigree, reference.rows)
+  return {
+    annee_min: reference.annee_min,
+    annee_max: reference.annee_max,
+    effectif: reference.rows.length,
+    fondateurs_efficaces: founders.effective ?? 0,
+    ancetres_efficaces: ancestors.effective,
+    ancetres_retenus: ancestors.chosen.length,
+    contribution_expliquee: Math.min(1, ancestors.explained),
+    intervalle_generation: generationInterval(pedigree, data.year, NO_YEAR, reference.rows),
+    principaux_ancetres: ancestors.chosen.slice(0, PRINCIPAUX_ANCETRES).map(({ contribution, node: row }) => ({
+      id: idOf(data, row),
+      nom: nomOf(data, row),
+      race: raceOf(data, row),
+      sexe: sexeOf(data, row),
+      annee_naissance: anneeOf(data, row) ?? null,
+      contribution
+    }))
+  }
+}
+
+/** `GET /v1/stats/genetique`, or the parameter it refuses. */
+export const statsGenetique = (data: DatasetData, query: GenetiqueInput): QueryResult<StatsGenetique> => {
+  const { annee_max, annee_min, race } = query
+  if (annee_min !== undefined && annee_max !== undefined && annee_min > annee_max) {
+    return Result.fail(
+      new InvalidParameter({
+        parametre: "annee_min",
+        detail: `annee_min (${annee_min}) dépasse annee_max (${annee_max}) : l'intervalle d'années est vide.`,
+        indice: "Donner annee_min ≤ annee_max."
+      })
+    )
+  }
+  let codes: ReadonlyArray<number> | undefined
+  if (race !== undefined) {
+    const resolved = resolveCodes("race", race, data.race.values)
+    if (Result.isFailure(resolved)) return Result.fail(resolved.failure)
+    codes = resolved.success
+  }
+  const state = stateOf(data)
+  const key = `${breedKey(codes)}|${annee_min ?? ""}|${annee_max ?? ""}`
+  const known = state.answers.get(key)
+  if (known !== undefined) return Result.succeed(known)
+  const filters = resolveFilters(data, {
+    ...(race === undefined ? {} : { race }),
+    ...(annee_min === undefined ? {} : { annee_min }),
+    ...(annee_max === undefined ? {} : { annee_max })
+  })
+  if (Result.isFailure(filters)) return Result.fail(filters.failure)
+  const selection = select(data, filters.success)
+  const breed = breedOf(data, codes)
+  const answer: StatsGenetique = {
+    race: breed.race,
+    annees: yearFigures(data.genetics, data.year, NO_YEAR, selectionRows(selection) ?? allRowsOf(data)),
+    reference: state.populations.get(breedKey(codes)) ?? populationOf(data, breed)
+  }
+  state.populations.set(breedKey(codes), answer.reference)
+  if (state.answers.size >= ANSWERS_KEPT) state.answers.clear()
+  state.answers.set(key, answer)
+  return Result.succeed(answer)
+}
