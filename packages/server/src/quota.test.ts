@@ -74,6 +74,9 @@ describe("costOf", () => {
     assert.strictEqual(cost("/v1/stats/repartition", "/v1/stats/repartition?limite=1000"), 3) // 41 000 B
     assert.strictEqual(cost("/v1/stats/repartition", "/v1/stats/repartition?dimension=annee_naissance&limite=1000"), 1)
     assert.strictEqual(cost("/v1/stats", "/v1/stats"), 1)
+    assert.strictEqual(cost("/v1/equides/:id/descendance/statistiques", "/v1/equides/x/descendance/statistiques"), 2) // 20 000 B
+    assert.strictEqual(cost("/v1/stats/reproducteurs", "/v1/stats/reproducteurs?code=ISO"), 1) // 20 × 200 B
+    assert.strictEqual(cost("/v1/stats/reproducteurs", "/v1/stats/reproducteurs?code=ISO&limite=100"), 2) // 20 000 B
   })
 
   it("prices inbreeding by its most common ancestors possible: 700 B + 150 B × (2^g − 1)", () => {

@@ -12,6 +12,8 @@ import { FILTER_PARAMETERS } from "../vocabulary.ts"
 import { DEFAULT_LIMITE, DEFAULT_TRI, listPage, paginationLinks } from "../query/paginate.ts"
 import { anneeOf, equide, idOf, nomOf, raceOf, resume, sexeOf } from "../query/record.ts"
 import { DEFAULT_REPARTITION_DIMENSION, repartition } from "../query/repartition.ts"
+import { statistiquesDescendance } from "../query/progenyStats.ts"
+import { reproducteurs } from "../query/reproducteurs.ts"
 import { select } from "../query/select.ts"
 import { jsonEncoder } from "./json.ts"
 import { resumePageBody } from "./resumePageBody.ts"
@@ -24,20 +26,25 @@ export { pedigreeBody } from "./pedigreeBody.ts"
 /** What queries build on first use (folded dictionaries, referentials), built now: call it before serving. */
 export { prepareQueries } from "../query/suggest.ts"
 import { PageEquides, type Pagination, type Suggestion, Suggestions } from "../schemas/lists.ts"
+import { Reproducteurs, StatistiquesDescendance } from "../schemas/progeny.ts"
 import { Repartition } from "../schemas/reference.ts"
 import type { listQuery } from "./equides.ts"
 import type { searchQuery } from "./search.ts"
-import type { repartitionQuery } from "./stats.ts"
+import type { repartitionQuery, reproducteursQuery } from "./stats.ts"
 
 export type ListQuery = Schema.Struct<typeof listQuery.fields>["Type"]
 export type SearchQuery = Schema.Struct<typeof searchQuery.fields>["Type"]
 export type RepartitionQuery = Schema.Struct<typeof repartitionQuery.fields>["Type"]
+export type ReproducteursQuery = Schema.Struct<typeof reproducteursQuery.fields>["Type"]
 
 /** One request to an endpoint that scans the data, as its handler received it decoded. */
 export type Execution =
   | { readonly endpoint: "list"; readonly query: ListQuery; readonly url: string }
   | { readonly endpoint: "suggest"; readonly query: SearchQuery }
   | { readonly endpoint: "repartition"; readonly query: RepartitionQuery }
+  /** `row`: the parent, its id already found by the handler (an unknown id is its 404). */
+  | { readonly endpoint: "descendanceStatistiques"; readonly row: number }
+  | { readonly endpoint: "reproducteurs"; readonly query: ReproducteursQuery; readonly url: string }
 
 const LIST_PATH = "/v1/equides"
 
@@ -96,9 +103,14 @@ export const repartitionAnswer = (data: DatasetData, query: RepartitionQuery): Q
     (filters) => repartition(data, select(data, filters), query.dimension ?? DEFAULT_REPARTITION_DIMENSION, query.limite)
   )
 
+export const reproducteursAnswer = (data: DatasetData, query: ReproducteursQuery, url: string): QueryResult<Reproducteurs> =>
+  reproducteurs(data, { ...query, limite: query.limite ?? DEFAULT_LIMITE, offset: query.offset ?? 0 }, queryPairs(url))
+
 const pageJson = jsonEncoder(PageEquides)
 const suggestionsJson = jsonEncoder(Suggestions)
 const repartitionJson = jsonEncoder(Repartition)
+const statistiquesJson = jsonEncoder(StatistiquesDescendance)
+const reproducteursJson = jsonEncoder(Reproducteurs)
 
 /** The JSON body (UTF-8) an execution answers, or the parameter it refuses. */
 export const answer = (data: DatasetData, execution: Execution): QueryResult<Uint8Array> => {
@@ -112,5 +124,9 @@ export const answer = (data: DatasetData, execution: Execution): QueryResult<Uin
       return Result.map(suggestAnswer(data, execution.query), suggestionsJson)
     case "repartition":
       return Result.map(repartitionAnswer(data, execution.query), repartitionJson)
+    case "descendanceStatistiques":
+      return Result.succeed(statistiquesJson(statistiquesDescendance(data, execution.row)))
+    case "reproducteurs":
+      return Result.map(reproducteursAnswer(data, execution.query, execution.url), reproducteursJson)
   }
 }

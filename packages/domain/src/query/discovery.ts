@@ -28,12 +28,14 @@ export const ENDPOINTS: Readonly<Record<string, string>> = {
   fiche: "/v1/equides/{id}",
   pedigree: "/v1/equides/{id}/pedigree",
   descendance: "/v1/equides/{id}/descendance",
+  statistiques_descendance: "/v1/equides/{id}/descendance/statistiques",
   consanguinite: "/v1/equides/{id}/consanguinite",
   accouplement: "/v1/accouplements",
   recherche: "/v1/search",
   referentiel: "/v1/referentiels/{dimension}",
   statistiques: "/v1/stats",
-  repartition: "/v1/stats/repartition"
+  repartition: "/v1/stats/repartition",
+  reproducteurs: "/v1/stats/reproducteurs"
 }
 
 /** URL templates (RFC 6570), by use. */
@@ -42,11 +44,13 @@ export const GABARITS_URL: Readonly<Record<string, string>> = {
   fiche: "/v1/equides/{id}",
   pedigree: "/v1/equides/{id}/pedigree{?generations}",
   descendance: "/v1/equides/{id}/descendance{?limite,offset}",
+  statistiques_descendance: "/v1/equides/{id}/descendance/statistiques",
   consanguinite: "/v1/equides/{id}/consanguinite{?generations}",
   accouplement: "/v1/accouplements{?pere,mere,generations}",
   recherche: "/v1/search{?q,limite}",
   referentiel: "/v1/referentiels/{dimension}",
   repartition: `/v1/stats/repartition{?dimension,${FILTRES},limite}`,
+  reproducteurs: "/v1/stats/reproducteurs{?code,sexe,race,annee_min,annee_max,produits_min,limite,offset}",
   fiche_source: URL_FICHE_MODELE
 }
 

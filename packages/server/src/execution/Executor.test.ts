@@ -5,8 +5,17 @@
  * cannot start within their deadline get a 503 with `Retry-After`.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { type Execution, fromRecords, type ListQuery, type RepartitionQuery, REPARTITION_DIMENSIONS, type SearchQuery, TRIS } from "@equides/domain"
-import { filterInputArbitrary, syntheticRecords } from "@equides/domain/testing"
+import {
+  type Execution,
+  fromRecords,
+  type ListQuery,
+  type RepartitionQuery,
+  REPARTITION_DIMENSIONS,
+  type ReproducteursQuery,
+  type SearchQuery,
+  TRIS
+} from "@equides/domain"
+import { filterInputArbitrary, INDEX_CODES, syntheticRecords } from "@equides/domain/testing"
 import { Context, Effect, Exit, Fiber, Layer } from "effect"
 import fc from "fast-check"
 import { Telemetry } from "../telemetry.ts"
@@ -39,7 +48,15 @@ const executionArbitrary: fc.Arbitrary<Execution> = fc.oneof(
   }).map(({ filters, dimension, limite }): Execution => ({
     endpoint: "repartition",
     query: { ...filters, dimension, limite } as RepartitionQuery
-  }))
+  })),
+  fc.nat(RECORDS.length - 1).map((row): Execution => ({ endpoint: "descendanceStatistiques", row })),
+  fc.record({
+    code: fc.constantFrom(...INDEX_CODES, "iso", "XYZ"),
+    sexe: fc.constantFrom("Male" as const, "Femelle" as const),
+    annee_min: fc.option(fc.integer({ min: 1980, max: 2024 }), { nil: undefined }),
+    produits_min: fc.integer({ min: 1, max: 3 }),
+    limite: fc.integer({ min: 1, max: 100 })
+  }).map((query): Execution => ({ endpoint: "reproducteurs", query: query as ReproducteursQuery, url: `/v1/stats/reproducteurs?code=${query.code}` }))
 )
 
 class Inline extends Context.Service<Inline, ExecutorShape>()("test/Inline") {}

@@ -13,7 +13,8 @@ export const StatsHandlers = HttpApiBuilder.group(
     const executor = yield* Executor
     return handlers.handleAll({
       global: () => Effect.succeed(stats(data)),
-      repartition: ({ query }) => jsonBody(executor.answer({ endpoint: "repartition", query }))
+      repartition: ({ query }) => jsonBody(executor.answer({ endpoint: "repartition", query })),
+      reproducteurs: ({ query, request }) => jsonBody(executor.answer({ endpoint: "reproducteurs", query, url: request.url }))
     })
   })
 )
