@@ -36,6 +36,8 @@ export interface ProgenyColumns {
   readonly mediane: Float64Array
   /** Groups by moyenne descending, entries descending, parent's folded name, parent's id. */
   readonly ranking: Uint32Array
+  /** Each group's parent's rank in the order of folded name, then id (`nameOrder`). */
+  readonly parentNames: Uint32Array
   /** Milliseconds the build took (reported by the caller that triggered it). */
   readonly buildMillis: number
 }
@@ -43,13 +45,64 @@ export interface ProgenyColumns {
 /** A mean or median as served: rounded to the hundredth (two halves of a decimal average exactly). */
 export const round2 = (value: number): number => Math.round(value * 100) / 100 + 0
 
-/** Rows by folded name, then id: the tie order of the best offspring and of the ranked parents. */
-export const compareNomId = (data: DatasetData, a: number, b: number): number => {
-  const byName = data.nameKey[a] - data.nameKey[b]
-  if (byName !== 0) return byName
-  const ia = idOf(data, a)
-  const ib = idOf(data, b)
-  return ia < ib ? -1 : ia > ib ? 1 : 0
+/**
+ * The rank of each of `rows` in the order of folded name, then id (the tie order of the best
+ * offspring and of the ranked parents): the name index's order (`nameRank`: folded name, then file
+ * order) sorted as numbers, then each run of one folded name by id.
+ */
+export const nameOrder = (data: DatasetData, rows: Uint32Array): Uint32Array => {
+  const n = rows.length
+  const keys = new Float64Array(n)
+  for (let i = 0; i < n; i++) keys[i] = data.nameRank[rows[i]] * n + i
+  keys.sort()
+  const sorted = new Uint32Array(n)
+  for (let j = 0; j < n; j++) sorted[j] = keys[j] % n
+  for (let j = 0, k = 1; j < n; j = k, k = j + 1) {
+    const key = data.nameKey[rows[sorted[j]]]
+    while (k < n && data.nameKey[rows[sorted[k]]] === key) k++
+    if (k - j > 1) {
+      sorted.subarray(j, k).sort((a, b) => {
+        const ia = idOf(data, rows[a])
+        const ib = idOf(data, rows[b])
+        return ia < ib ? -1 : ia > ib ? 1 : 0
+      })
+    }
+  }
+  const rank = new Uint32Array(n)
+  for (let j = 0; j < n; j++) rank[sorted[j]] = j
+  return rank
+}
+
+/** Each value's rank among the distinct values, ascending from 0. */
+const denseRanks = (values: Float64Array): Uint32Array => {
+  const distinct = Float64Array.from(values).sort()
+  let d = 0
+  for (let i = 0; i < distinct.length; i++) if (d === 0 || distinct[i] !== distinct[d - 1]) distinct[d++] = distinct[i]
+  const ranks = new Uint32Array(values.length)
+  for (let i = 0; i < values.length; i++) ranks[i] = lowerBound(distinct.subarray(0, d), values[i])
+  return ranks
+}
+
+/**
+ * The indices 0..n-1 by `primary` descending, then `names` (a permutation of 0..n-1) ascending:
+ * both packed in one number (at most n², exact below 2^53) and sorted as numbers, which a
+ * comparator sort of the half million entries of a frequent code took a third of a second to do.
+ */
+const byDescendingThenName = (primary: Float64Array, names: Uint32Array): Uint32Array => {
+  const n = names.length
+  const ranks = denseRanks(primary)
+  let top = 0
+  for (let i = 0; i < n; i++) if (ranks[i] > top) top = ranks[i]
+  const keys = new Float64Array(n)
+  const atName = new Uint32Array(n)
+  for (let i = 0; i < n; i++) {
+    keys[i] = (top - ranks[i]) * n + names[i]
+    atName[names[i]] = i
+  }
+  keys.sort()
+  const order = new Uint32Array(n)
+  for (let j = 0; j < n; j++) order[j] = atName[keys[j] % n]
+  return order
 }
 
 export interface Summary {
@@ -83,9 +136,7 @@ const build = (data: DatasetData, code: number): ProgenyColumns => {
     read[n++] = value
     if (retained.discipline !== undefined) disciplines.set(retained.discipline, (disciplines.get(retained.discipline) ?? 0) + 1)
   }
-  const order = new Uint32Array(n)
-  for (let i = 0; i < n; i++) order[i] = i
-  order.sort((a, b) => read[b] - read[a] || compareNomId(data, rows[a], rows[b]))
+  const order = byDescendingThenName(read.subarray(0, n), nameOrder(data, rows.subarray(0, n)))
 
   // Groups by parent: counted, then filled in the offspring's order (a counting sort).
   const pere = data.links.pere.row
@@ -130,11 +181,12 @@ const build = (data: DatasetData, code: number): ProgenyColumns => {
     moyenne[g] = summary.moyenne
     mediane[g] = summary.mediane
   }
-  const ranking = new Uint32Array(groups)
-  for (let g = 0; g < groups; g++) ranking[g] = g
-  ranking.sort((a, b) =>
-    moyenne[b] - moyenne[a] || (start[b + 1] - start[b]) - (start[a + 1] - start[a]) || compareNomId(data, parents[a], parents[b])
-  )
+  // By mean descending then count descending: one number, the mean's rank above the count.
+  const byMean = denseRanks(moyenne)
+  const primary = new Float64Array(groups)
+  for (let g = 0; g < groups; g++) primary[g] = byMean[g] * (n + 1) + (start[g + 1] - start[g])
+  const parentNames = nameOrder(data, parents)
+  const ranking = byDescendingThenName(primary, parentNames)
 
   let discipline: string | undefined
   let most = 0
@@ -155,14 +207,32 @@ const build = (data: DatasetData, code: number): ProgenyColumns => {
     moyenne,
     mediane,
     ranking,
+    parentNames,
     buildMillis: performance.now() - started
   }
 }
 
 const cache = memoPer<DatasetData, number, ProgenyColumns>()
 
+/** One build of a code's columns, for the log of the thread that made it. */
+export interface ColumnsBuild {
+  readonly code: string
+  readonly millis: number
+  readonly entries: number
+}
+
+const builds: Array<ColumnsBuild> = []
+
 /** The columns of `code` (a code of `data.indice`, ≥ 1), built on first use then shared: do not mutate. */
-export const progenyColumns = (data: DatasetData, code: number): ProgenyColumns => cache(data, code, () => build(data, code))
+export const progenyColumns = (data: DatasetData, code: number): ProgenyColumns =>
+  cache(data, code, () => {
+    const columns = build(data, code)
+    builds.push({ code: columns.code, millis: columns.buildMillis, entries: columns.offspring.length })
+    return columns
+  })
+
+/** The builds this thread made since the last call (the server logs them: the domain does no I/O). */
+export const takeColumnsBuilds = (): ReadonlyArray<ColumnsBuild> => builds.splice(0)
 
 /** Group of `parent` in `columns`, or -1 when none of its offspring holds a value. */
 export const groupOf = (columns: ProgenyColumns, parent: number): number => {

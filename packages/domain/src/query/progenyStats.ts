@@ -21,23 +21,23 @@ export const MEILLEURS = 5
 const scratchOf = memoPer<DatasetData, "rows", Uint32Array>()
 
 /**
- * Rows listed in `lists`, each counted once, with a bitset kept per Dataset (and thread) and left
- * clear again: a sire's sons may have thousands of foals each, and a set of them would cost more.
+ * Rows counted once, marked in a bitset kept per Dataset (and thread) and left clear again: a
+ * sire's sons may have thousands of foals each, and a set of them would cost more. `each` lists
+ * the rows, calling `visit` on each, twice (to count, then to clear).
  */
-const countDistinct = (data: DatasetData, lists: ReadonlyArray<ArrayLike<number>>): number => {
+const countDistinct = (data: DatasetData, each: (visit: (row: number) => void) => void): number => {
   const bits = scratchOf(data, "rows", () => new Uint32Array(wordsFor(data.size)))
   let count = 0
-  for (const list of lists) {
-    for (let i = 0; i < list.length; i++) {
-      const row = list[i]
-      const mask = 1 << (row & 31)
-      if ((bits[row >>> 5] & mask) === 0) {
-        bits[row >>> 5] |= mask
-        count++
-      }
+  each((row) => {
+    const mask = 1 << (row & 31)
+    if ((bits[row >>> 5] & mask) === 0) {
+      bits[row >>> 5] |= mask
+      count++
     }
-  }
-  for (const list of lists) for (let i = 0; i < list.length; i++) bits[list[i] >>> 5] = 0
+  })
+  each((row) => {
+    bits[row >>> 5] = 0
+  })
   return count
 }
 
@@ -61,7 +61,6 @@ export const statistiquesDescendance = (data: DatasetData, row: number): Statist
   let sansAnnee = 0
   const sexes = new Uint32Array(data.sexe.values.length)
   const races = new Uint32Array(data.race.values.length)
-  const grandOffspring: Array<Uint32Array> = []
   // The progeny index lists offspring by birth year ascending, those without one last.
   for (let i = 0; i < produits.length; i++) {
     const child = produits[i]
@@ -71,7 +70,6 @@ export const statistiquesDescendance = (data: DatasetData, row: number): Statist
     else parAnnee.push({ annee: year, nombre: 1 })
     sexes[data.sexe.codes[child]]++
     races[data.race.codes[child]]++
-    grandOffspring.push(postingsOf(data.progeny, child))
   }
 
   const indices: Array<IndiceDescendance> = []
@@ -102,12 +100,19 @@ export const statistiquesDescendance = (data: DatasetData, row: number): Statist
   return {
     parent: parentReference(data, row),
     produits: produits.length,
-    petits_produits: countDistinct(data, grandOffspring),
+    petits_produits: countDistinct(data, (visit) => {
+      const { offsets, rows } = data.progeny
+      for (let i = 0; i < produits.length; i++) {
+        for (let j = offsets[produits[i]]; j < offsets[produits[i] + 1]; j++) visit(rows[j])
+      }
+    }),
     par_annee: parAnnee,
     sans_annee: sansAnnee,
     par_sexe: byFrequency(data.sexe.values, sexes),
     par_race: byFrequency(data.race.values, races),
-    avec_indices: countDistinct(data, valued),
+    avec_indices: countDistinct(data, (visit) => {
+      for (const list of valued) for (let i = 0; i < list.length; i++) visit(list[i])
+    }),
     indices
   }
 }

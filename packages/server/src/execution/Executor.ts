@@ -12,6 +12,7 @@ import { shareDataset } from "@equides/ingest/shared"
 import { Context, Effect, Layer, Option, Result } from "effect"
 import { Settings } from "../config.ts"
 import { Telemetry } from "../telemetry.ts"
+import { logColumnsBuilds } from "./columnsLog.ts"
 import { type Outcome, QueryPool, type WorkerSpec } from "./QueryPool.ts"
 
 export interface ExecutorShape {
@@ -27,7 +28,7 @@ const inline = (data: DatasetData) => {
 
 const run = (data: DatasetData, execution: Execution): Effect.Effect<Uint8Array, InvalidParameter> => {
   const outcome = answer(data, execution)
-  return Result.isSuccess(outcome) ? Effect.succeed(outcome.success) : Effect.fail(outcome.failure)
+  return Effect.andThen(logColumnsBuilds, Result.isSuccess(outcome) ? Effect.succeed(outcome.success) : Effect.fail(outcome.failure))
 }
 
 export class Executor extends Context.Service<Executor, ExecutorShape>()("@equides/server/Executor") {

@@ -6,8 +6,9 @@
 import type { DatasetData } from "@equides/domain"
 import { type answer, prepareQueries } from "@equides/domain/answers"
 import { attachDataset } from "@equides/ingest/shared"
-import { Result } from "effect"
+import { Effect, Result } from "effect"
 import { parentPort } from "node:worker_threads"
+import { logColumnsBuilds } from "./columnsLog.ts"
 import type { Reply, Request } from "./protocol.ts"
 import { giveWayToMainThread } from "./threadPriority.ts"
 
@@ -50,6 +51,7 @@ export const serveQueries = (run: typeof answer): void => {
       const { parametre, detail, indice } = outcome.failure
       reply({ kind: "refused", id, refusal: indice === undefined ? { parametre, detail } : { parametre, detail, indice } })
     }
+    Effect.runSync(logColumnsBuilds)
     collectYoung?.()
   })
 }
