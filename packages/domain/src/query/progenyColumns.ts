@@ -61,11 +61,10 @@ export const nameOrder = (data: DatasetData, rows: Uint32Array): Uint32Array => 
     const key = data.nameKey[rows[sorted[j]]]
     while (k < n && data.nameKey[rows[sorted[k]]] === key) k++
     if (k - j > 1) {
-      sorted.subarray(j, k).sort((a, b) => {
-        const ia = idOf(data, rows[a])
-        const ib = idOf(data, rows[b])
-        return ia < ib ? -1 : ia > ib ? 1 : 0
-      })
+      // Names repeat (hundreds of horses share some): each id made once, not once per comparison.
+      const run = Array.from(sorted.subarray(j, k), (i) => ({ i, id: idOf(data, rows[i]) }))
+      run.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      for (let r = 0; r < run.length; r++) sorted[j + r] = run[r].i
     }
   }
   const rank = new Uint32Array(n)
@@ -79,7 +78,17 @@ const denseRanks = (values: Float64Array): Uint32Array => {
   let d = 0
   for (let i = 0; i < distinct.length; i++) if (d === 0 || distinct[i] !== distinct[d - 1]) distinct[d++] = distinct[i]
   const ranks = new Uint32Array(values.length)
-  for (let i = 0; i < values.length; i++) ranks[i] = lowerBound(distinct.subarray(0, d), values[i])
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]
+    let lo = 0
+    let hi = d
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (distinct[mid] < value) lo = mid + 1
+      else hi = mid
+    }
+    ranks[i] = lo
+  }
   return ranks
 }
 
