@@ -125,6 +125,30 @@ layer(testServer(fromRecords(RECORDS)))("progeny routes", (it) => {
       }
     }))
 
+  it.effect("the explorer: a parent's record shows its offspring, /explorer/reproducteurs ranks parents", () =>
+    Effect.gen(function*() {
+      const record = (yield* call(`/explorer/equides/${SIRE}`)).text
+      assert.include(record, "<h2>Produits</h2>")
+      assert.include(record, "Produits par année de naissance")
+      assert.include(record, `href="/explorer/reproducteurs?code=ISO"`)
+      // The best offspring, linked, with their values.
+      assert.match(record, new RegExp(`<a href="/explorer/equides/${idN(11)}">BRAVO</a> \\(130\\)`))
+      assert.include(record, `href="/v1/equides/${SIRE}/descendance/statistiques"`)
+      // A horse without offspring shows no such section.
+      assert.notInclude((yield* call(`/explorer/equides/${idN(10)}`)).text, "<h2>Produits</h2>")
+
+      const form = yield* call("/explorer/reproducteurs")
+      assert.strictEqual(form.status, 200)
+      assert.include(form.text, "Choisir un code d'indice")
+      const ranking = yield* call("/explorer/reproducteurs?code=ISO&sexe=Male&race=&produits_min=1&annee_min=&annee_max=")
+      assert.strictEqual(ranking.status, 200)
+      assert.include(ranking.text, "<strong>2</strong> reproducteurs classés pour l'indice ISO")
+      assert.isBelow(ranking.text.indexOf(`/explorer/equides/${SECOND}`), ranking.text.indexOf(`/explorer/equides/${SIRE}"`))
+      const refused = yield* call("/explorer/reproducteurs?code=ISX")
+      assert.strictEqual(refused.status, 400)
+      assert.include(refused.text, "Paramètre refusé")
+    }))
+
   it.effect("the typed client calls both routes and decodes their problems", () =>
     Effect.gen(function*() {
       const api = yield* makeApiClient("")

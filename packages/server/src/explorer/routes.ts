@@ -22,7 +22,10 @@ import {
   referential,
   Repartition,
   type RepartitionQuery,
-  stats
+  Reproducteurs,
+  reproducteursQuery,
+  stats,
+  StatistiquesDescendance
 } from "@equides/domain"
 import { Effect, Result, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -41,6 +44,7 @@ import {
   EXPLORER_PEDIGREE,
   EXPLORER_PROGENY,
   EXPLORER_RECORD,
+  EXPLORER_SIRES,
   EXPLORER_STATS,
   FAVICON,
   type Pairs,
@@ -50,6 +54,7 @@ import { pedigreePage } from "./pedigreePage.ts"
 import { progenyPage } from "./progenyPage.ts"
 import { decodeQuery, filledPairs } from "./query.ts"
 import { recordPage } from "./recordPage.ts"
+import { reproducteursPage, type SiresOutcome } from "./reproducteursPage.ts"
 import { type Breakdown, statsPage } from "./statsPage.ts"
 import { parentLinks, progenyView, recordView } from "./views.ts"
 
@@ -71,6 +76,9 @@ const PROGENY_SCHEMA = Schema.Struct(descendanceQuery.fields)
 const utf8 = new TextDecoder()
 const decodePage = Schema.decodeUnknownSync(PageResumes)
 const decodeRepartition = Schema.decodeUnknownSync(Repartition)
+const decodeStatistiques = Schema.decodeUnknownSync(StatistiquesDescendance)
+const decodeReproducteurs = Schema.decodeUnknownSync(Reproducteurs)
+const SIRES_SCHEMA = Schema.Struct(reproducteursQuery.fields)
 
 const pairsOf = Effect.map(HttpServerRequest.HttpServerRequest, (request) => filledPairs(request.url))
 const idParam = Effect.map(HttpRouter.params, (params) => params["id"] ?? "")
@@ -161,9 +169,35 @@ export const ExplorerRoutes = HttpRouter.addAll(Effect.gen(function*() {
     return respond(statsPage(about, stats(data), breakdowns))
   })
 
-  const record = withRow((id) => `/v1/equides/${id}`, (row, pairs, id) => {
+  const record = Effect.gen(function*() {
+    const id = yield* idParam
+    const pairs = yield* pairsOf
+    const row = findEquide(data, id)
+    if (row === undefined) return refused(equideNotFound, `/v1/equides/${id}`)
     const decoded = decodeQuery(NoQuery, [], pairs)
-    return Result.isSuccess(decoded) ? respond(recordPage(about, recordView(data, row))) : refused(decoded.failure, `/v1/equides/${id}`)
+    if (Result.isFailure(decoded)) return refused(decoded.failure, `/v1/equides/${id}`)
+    const view = recordView(data, row)
+    // A parent's offspring statistics run where the API's do (on the query workers).
+    const statistiques = view.equide.nombre_de_descendants === 0
+      ? undefined
+      : yield* answered({ endpoint: "descendanceStatistiques", row }, decodeStatistiques).pipe(Effect.orDie)
+    return respond(recordPage(about, { ...view, statistiques }))
+  })
+
+  const codes = values("codes_indice", DATALIST_LIMITE)
+  const sires = Effect.gen(function*() {
+    const pairs = yield* pairsOf
+    const json = `/v1/stats/reproducteurs${queryString(pairs)}`
+    const decoded = decodeQuery(SIRES_SCHEMA, reproducteursQuery.docs, pairs)
+    const outcome: SiresOutcome = pairs.every(([name]) => name !== "code")
+      ? { kind: "form" }
+      : Result.isFailure(decoded)
+      ? { kind: "refused", detail: decoded.failure.detail, indice: decoded.failure.indice }
+      : yield* answered({ endpoint: "reproducteurs", query: decoded.success, url: json }, decodeReproducteurs).pipe(
+        Effect.map((ranking): SiresOutcome => ({ kind: "ranking", ranking })),
+        Effect.catch((error) => Effect.succeed<SiresOutcome>({ kind: "refused", detail: error.detail, indice: error.indice }))
+      )
+    return respond(reproducteursPage(about, pairs, outcome, codes), outcome.kind === "refused" ? 400 : 200)
   })
 
   const tree = withRow((id) => `/v1/equides/${id}/pedigree`, (row, pairs, id) => {
@@ -202,6 +236,7 @@ export const ExplorerRoutes = HttpRouter.addAll(Effect.gen(function*() {
     HttpRouter.route("GET", EXPLORER_PEDIGREE, tree),
     HttpRouter.route("GET", EXPLORER_PROGENY, progeny),
     HttpRouter.route("GET", EXPLORER_STATS, statistics),
+    HttpRouter.route("GET", EXPLORER_SIRES, sires),
     HttpRouter.route("GET", EXPLORER_ASSET, asset),
     HttpRouter.route("GET", FAVICON, HttpServerResponse.uint8Array(FAVICON_ICO, { contentType: "image/x-icon" }))
   ]
