@@ -16,7 +16,8 @@ import type { DatasetData } from "../dataset/DatasetData.ts"
 import { performancesAt } from "../dataset/performances.ts"
 import { readValeur, retainedIndex } from "./indexValue.ts"
 import { memoPer } from "./memo.ts"
-import { idOf } from "./record.ts"
+import { ID_BYTES } from "../dataset/ids.ts"
+import { ID_CODES, idOf } from "./record.ts"
 
 export interface ProgenyColumns {
   /** The code, as the `codes_indice` dictionary writes it. */
@@ -45,6 +46,32 @@ export interface ProgenyColumns {
 /** A mean or median as served: rounded to the hundredth (two halves of a decimal average exactly). */
 export const round2 = (value: number): number => Math.round(value * 100) / 100 + 0
 
+/** Each base64url digit's rank in the order of the characters that write it (`-` < `0` < `A` < `_` < `a`). */
+const DIGIT_RANK = (() => {
+  const byCharacter = Array.from(ID_CODES.keys()).sort((a, b) => ID_CODES[a] - ID_CODES[b])
+  const rank = new Uint8Array(64)
+  byCharacter.forEach((digit, r) => (rank[digit] = r))
+  return rank
+})()
+
+/** The first 8 characters of a row's id (its first 6 bytes) as one number in the text's order (exact: 48 bits). */
+const idPrefixKey = (data: DatasetData, row: number): number => {
+  const b = data.ids
+  const o = row * ID_BYTES
+  const x0 = (b[o] << 16) | (b[o + 1] << 8) | b[o + 2]
+  const x1 = (b[o + 3] << 16) | (b[o + 4] << 8) | b[o + 5]
+  const r = DIGIT_RANK
+  const high = (((r[x0 >>> 18] * 64 + r[(x0 >>> 12) & 63]) * 64 + r[(x0 >>> 6) & 63]) * 64) + r[x0 & 63]
+  const low = (((r[x1 >>> 18] * 64 + r[(x1 >>> 12) & 63]) * 64 + r[(x1 >>> 6) & 63]) * 64) + r[x1 & 63]
+  return high * 16777216 + low
+}
+
+const compareIds = (data: DatasetData, a: number, b: number): number => {
+  const ia = idOf(data, a)
+  const ib = idOf(data, b)
+  return ia < ib ? -1 : ia > ib ? 1 : 0
+}
+
 /**
  * The rank of each of `rows` in the order of folded name, then id (the tie order of the best
  * offspring and of the ranked parents): the name index's order (`nameRank`: folded name, then file
@@ -61,9 +88,10 @@ export const nameOrder = (data: DatasetData, rows: Uint32Array): Uint32Array => 
     const key = data.nameKey[rows[sorted[j]]]
     while (k < n && data.nameKey[rows[sorted[k]]] === key) k++
     if (k - j > 1) {
-      // Names repeat (hundreds of horses share some): each id made once, not once per comparison.
-      const run = Array.from(sorted.subarray(j, k), (i) => ({ i, id: idOf(data, rows[i]) }))
-      run.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      // Names repeat (hundreds of horses share some): ids compared by their first 8 characters as
+      // one number, their text made only where those agree.
+      const run = Array.from(sorted.subarray(j, k), (i) => ({ i, key: idPrefixKey(data, rows[i]) }))
+      run.sort((a, b) => a.key - b.key || compareIds(data, rows[a.i], rows[b.i]))
       for (let r = 0; r < run.length; r++) sorted[j + r] = run[r].i
     }
   }
@@ -222,6 +250,8 @@ const build = (data: DatasetData, code: number): ProgenyColumns => {
 }
 
 const cache = memoPer<DatasetData, number, ProgenyColumns>()
+/** The codes whose columns this thread has built, per Dataset. */
+const builtCodes = memoPer<DatasetData, "codes", Set<number>>()
 
 /** One build of a code's columns, for the log of the thread that made it. */
 export interface ColumnsBuild {
@@ -237,8 +267,30 @@ export const progenyColumns = (data: DatasetData, code: number): ProgenyColumns 
   cache(data, code, () => {
     const columns = build(data, code)
     builds.push({ code: columns.code, millis: columns.buildMillis, entries: columns.offspring.length })
+    builtCodes(data, "codes", () => new Set()).add(code)
     return columns
   })
+
+/**
+ * Whether any of `rows` carries an index of `code` (a binary search in the code's postings per
+ * row): a parent's statistics build only the codes its offspring carry, a trotter's two of the
+ * nineteen, instead of every code on their first call.
+ */
+const anyCarries = (data: DatasetData, code: number, rows: ArrayLike<number>): boolean => {
+  const carriers = postingsOf(data.indice.rows, code)
+  for (let i = 0; i < rows.length; i++) {
+    const at = lowerBound(carriers, rows[i])
+    if (at < carriers.length && carriers[at] === rows[i]) return true
+  }
+  return false
+}
+
+/**
+ * The columns of `code` when some of `offspring` may hold a value of it: those already built, or
+ * built now when one of them carries the code; undefined when none does (nothing is built).
+ */
+export const progenyColumnsFor = (data: DatasetData, code: number, offspring: ArrayLike<number>): ProgenyColumns | undefined =>
+  builtCodes(data, "codes", () => new Set()).has(code) || anyCarries(data, code, offspring) ? progenyColumns(data, code) : undefined
 
 /** The builds this thread made since the last call (the server logs them: the domain does no I/O). */
 export const takeColumnsBuilds = (): ReadonlyArray<ColumnsBuild> => builds.splice(0)

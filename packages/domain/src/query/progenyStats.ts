@@ -11,7 +11,7 @@ import type { IndiceDescendance, MeilleurProduit, StatistiquesDescendance } from
 import { parentReference } from "./descendance.ts"
 import { retainedIndex } from "./indexValue.ts"
 import { memoPer } from "./memo.ts"
-import { groupOf, progenyColumns } from "./progenyColumns.ts"
+import { groupOf, progenyColumnsFor } from "./progenyColumns.ts"
 import { idOf, nomOf, raceOf, sexeOf } from "./record.ts"
 import { byFrequency } from "./referential.ts"
 
@@ -75,7 +75,8 @@ export const statistiquesDescendance = (data: DatasetData, row: number): Statist
   const indices: Array<IndiceDescendance> = []
   const valued: Array<Uint32Array> = []
   for (let code = 1; code < data.indice.values.length; code++) {
-    const columns = progenyColumns(data, code)
+    const columns = progenyColumnsFor(data, code, produits)
+    if (columns === undefined) continue
     const g = groupOf(columns, row)
     if (g < 0) continue
     const from = columns.start[g]
