@@ -37,8 +37,6 @@ export interface ProgenyColumns {
   readonly mediane: Float64Array
   /** Groups by moyenne descending, entries descending, parent's folded name, parent's id. */
   readonly ranking: Uint32Array
-  /** Each group's parent's rank in the order of folded name, then id (`nameOrder`). */
-  readonly parentNames: Uint32Array
   /** Milliseconds the build took (reported by the caller that triggered it). */
   readonly buildMillis: number
 }
@@ -66,38 +64,11 @@ const idPrefixKey = (data: DatasetData, row: number): number => {
   return high * 16777216 + low
 }
 
-const compareIds = (data: DatasetData, a: number, b: number): number => {
+/** Two rows by the text of their id. */
+export const compareIds = (data: DatasetData, a: number, b: number): number => {
   const ia = idOf(data, a)
   const ib = idOf(data, b)
   return ia < ib ? -1 : ia > ib ? 1 : 0
-}
-
-/**
- * The rank of each of `rows` in the order of folded name, then id (the tie order of the best
- * offspring and of the ranked parents): the name index's order (`nameRank`: folded name, then file
- * order) sorted as numbers, then each run of one folded name by id.
- */
-export const nameOrder = (data: DatasetData, rows: Uint32Array): Uint32Array => {
-  const n = rows.length
-  const keys = new Float64Array(n)
-  for (let i = 0; i < n; i++) keys[i] = data.nameRank[rows[i]] * n + i
-  keys.sort()
-  const sorted = new Uint32Array(n)
-  for (let j = 0; j < n; j++) sorted[j] = keys[j] % n
-  for (let j = 0, k = 1; j < n; j = k, k = j + 1) {
-    const key = data.nameKey[rows[sorted[j]]]
-    while (k < n && data.nameKey[rows[sorted[k]]] === key) k++
-    if (k - j > 1) {
-      // Names repeat (hundreds of horses share some): ids compared by their first 8 characters as
-      // one number, their text made only where those agree.
-      const run = Array.from(sorted.subarray(j, k), (i) => ({ i, key: idPrefixKey(data, rows[i]) }))
-      run.sort((a, b) => a.key - b.key || compareIds(data, rows[a.i], rows[b.i]))
-      for (let r = 0; r < run.length; r++) sorted[j + r] = run[r].i
-    }
-  }
-  const rank = new Uint32Array(n)
-  for (let j = 0; j < n; j++) rank[sorted[j]] = j
-  return rank
 }
 
 /** Each value's rank among the distinct values, ascending from 0. */
@@ -121,24 +92,38 @@ const denseRanks = (values: Float64Array): Uint32Array => {
 }
 
 /**
- * The indices 0..n-1 by `primary` descending, then `names` (a permutation of 0..n-1) ascending:
- * both packed in one number (at most n², exact below 2^53) and sorted as numbers, which a
- * comparator sort of the half million entries of a frequent code took a third of a second to do.
+ * The indices 0..n-1 of `rows` (distinct rows) by `primary` descending, then folded name, then id:
+ * the rank of `primary` and the row's `nameRank` (folded name, then file order) packed in one
+ * number (below n × size, exact) and sorted as numbers, which a comparator sort of the half million
+ * entries of a frequent code took a third of a second to do; then only the runs of one value and
+ * one folded name, few, are put in id order (by the first 8 characters of the id as one number,
+ * their text made only where those agree).
  */
-const byDescendingThenName = (primary: Float64Array, names: Uint32Array): Uint32Array => {
-  const n = names.length
+export const byDescendingThenName = (data: DatasetData, rows: Uint32Array, primary: Float64Array): Uint32Array => {
+  const n = rows.length
   const ranks = denseRanks(primary)
   let top = 0
   for (let i = 0; i < n; i++) if (ranks[i] > top) top = ranks[i]
   const keys = new Float64Array(n)
-  const atName = new Uint32Array(n)
+  // Row → its index (a temporary column: 17 MiB at full scale, cheaper than a Map of half a million).
+  const atRow = new Uint32Array(data.size)
   for (let i = 0; i < n; i++) {
-    keys[i] = (top - ranks[i]) * n + names[i]
-    atName[names[i]] = i
+    keys[i] = (top - ranks[i]) * data.size + data.nameRank[rows[i]]
+    atRow[rows[i]] = i
   }
   keys.sort()
   const order = new Uint32Array(n)
-  for (let j = 0; j < n; j++) order[j] = atName[keys[j] % n]
+  for (let j = 0; j < n; j++) order[j] = atRow[data.byName[keys[j] % data.size]]
+  for (let j = 0, k = 1; j < n; j = k, k = j + 1) {
+    const rank = ranks[order[j]]
+    const name = data.nameKey[rows[order[j]]]
+    while (k < n && ranks[order[k]] === rank && data.nameKey[rows[order[k]]] === name) k++
+    if (k - j > 1) {
+      const run = Array.from(order.subarray(j, k), (i) => ({ i, key: idPrefixKey(data, rows[i]) }))
+      run.sort((a, b) => a.key - b.key || compareIds(data, rows[a.i], rows[b.i]))
+      for (let r = 0; r < run.length; r++) order[j + r] = run[r].i
+    }
+  }
   return order
 }
 
@@ -173,7 +158,7 @@ const build = (data: DatasetData, code: number): ProgenyColumns => {
     read[n++] = value
     if (retained.discipline !== undefined) disciplines.set(retained.discipline, (disciplines.get(retained.discipline) ?? 0) + 1)
   }
-  const order = byDescendingThenName(read.subarray(0, n), nameOrder(data, rows.subarray(0, n)))
+  const order = byDescendingThenName(data, rows.subarray(0, n), read.subarray(0, n))
 
   // Groups by parent: counted, then filled in the offspring's order (a counting sort).
   const pere = data.links.pere.row
@@ -222,8 +207,7 @@ const build = (data: DatasetData, code: number): ProgenyColumns => {
   const byMean = denseRanks(moyenne)
   const primary = new Float64Array(groups)
   for (let g = 0; g < groups; g++) primary[g] = byMean[g] * (n + 1) + (start[g + 1] - start[g])
-  const parentNames = nameOrder(data, parents)
-  const ranking = byDescendingThenName(primary, parentNames)
+  const ranking = byDescendingThenName(data, parents, primary)
 
   let discipline: string | undefined
   let most = 0
@@ -244,7 +228,6 @@ const build = (data: DatasetData, code: number): ProgenyColumns => {
     moyenne,
     mediane,
     ranking,
-    parentNames,
     buildMillis: performance.now() - started
   }
 }

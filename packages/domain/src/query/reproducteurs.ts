@@ -12,7 +12,7 @@ import { SEXES } from "../vocabulary.ts"
 import { InvalidParameter, type QueryResult } from "./errors.ts"
 import { admittedHint, resolveCodes } from "./filters.ts"
 import { paginationLinks } from "./paginate.ts"
-import { progenyColumns, type Summary, summarize } from "./progenyColumns.ts"
+import { compareIds, progenyColumns, type Summary, summarize } from "./progenyColumns.ts"
 import { resume } from "./record.ts"
 
 export const REPRODUCTEURS_PATH = "/v1/stats/reproducteurs"
@@ -115,7 +115,8 @@ export const reproducteurs = (
       if (produits >= minimum) ranked.push({ group: g, produits, summary: summarize(kept, 0, produits) })
     }
     ranked.sort((a, b) =>
-      b.summary.moyenne - a.summary.moyenne || b.produits - a.produits || columns.parentNames[a.group] - columns.parentNames[b.group]
+      b.summary.moyenne - a.summary.moyenne || b.produits - a.produits ||
+      data.nameKey[parents[a.group]] - data.nameKey[parents[b.group]] || compareIds(data, parents[a.group], parents[b.group])
     )
     total = ranked.length
     for (const r of ranked.slice(offset, offset + limite)) donnees.push(row(data, parents[r.group], r.produits, r.summary))
