@@ -13,16 +13,16 @@
  */
 import { lowerBound, postingsOf } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
+import { ID_BYTES } from "../dataset/ids.ts"
 import { performancesAt } from "../dataset/performances.ts"
 import { readValeur, retainedIndex } from "./indexValue.ts"
 import { memoPer } from "./memo.ts"
-import { ID_BYTES } from "../dataset/ids.ts"
 import { ID_CODES, idOf } from "./record.ts"
 
 export interface ProgenyColumns {
   /** The code, as the `codes_indice` dictionary writes it. */
   readonly code: string
-  /** The discipline most performances listing the retained indices of this code name (ties: value order). */
+  /** The discipline most performances listing the retained indices of this code name (ties: code-unit order). */
   readonly discipline: string | undefined
   /** Parents with at least one offspring holding a value, ascending rows; group g is `parents[g]`. */
   readonly parents: Uint32Array
@@ -41,7 +41,7 @@ export interface ProgenyColumns {
   readonly buildMillis: number
 }
 
-/** A mean or median as served: rounded to the hundredth (two halves of a decimal average exactly). */
+/** A mean or median as served: rounded to the hundredth, so that the binary noise of a sum of decimals neither shows nor splits ties. */
 export const round2 = (value: number): number => Math.round(value * 100) / 100 + 0
 
 /** Each base64url digit's rank in the order of the characters that write it (`-` < `0` < `A` < `_` < `a`). */
