@@ -149,6 +149,15 @@ layer(testServer(fromRecords(RECORDS)))("progeny routes", (it) => {
       assert.include(refused.text, "Paramètre refusé")
     }))
 
+  it.effect("/documentation defines the values and shows both routes with a real answer", () =>
+    Effect.gen(function*() {
+      const page = (yield* call("/documentation")).text
+      assert.include(page, "id=\"descendance-statistiques\"")
+      assert.include(page, "<h3>GET /v1/equides/{id}/descendance/statistiques</h3>")
+      assert.include(page, "<h3>GET /v1/stats/reproducteurs</h3>")
+      assert.include(page, "/v1/stats/reproducteurs?code=ISO&amp;produits_min=1&amp;limite=3")
+    }))
+
   it.effect("the typed client calls both routes and decodes their problems", () =>
     Effect.gen(function*() {
       const api = yield* makeApiClient("")
