@@ -11,7 +11,8 @@
  * group's first five and its median is read in the middle; each group's summary and the order of
  * all groups for the ranking are computed at build.
  */
-import { lowerBound, postingsOf } from "../dataset/columns.ts"
+import { invert } from "../dataset/build/indexes.ts"
+import { lowerBound, type Postings, postingsOf } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { ID_BYTES } from "../dataset/ids.ts"
 import { performancesAt } from "../dataset/performances.ts"
@@ -233,8 +234,6 @@ const build = (data: DatasetData, code: number): ProgenyColumns => {
 }
 
 const cache = memoPer<DatasetData, number, ProgenyColumns>()
-/** The codes whose columns this thread has built, per Dataset. */
-const builtCodes = memoPer<DatasetData, "codes", Set<number>>()
 
 /** One build of a code's columns, for the log of the thread that made it. */
 export interface ColumnsBuild {
@@ -250,30 +249,17 @@ export const progenyColumns = (data: DatasetData, code: number): ProgenyColumns 
   cache(data, code, () => {
     const columns = build(data, code)
     builds.push({ code: columns.code, millis: columns.buildMillis, entries: columns.offspring.length })
-    builtCodes(data, "codes", () => new Set()).add(code)
     return columns
   })
 
-/**
- * Whether any of `rows` carries an index of `code` (a binary search in the code's postings per
- * row): a parent's statistics build only the codes its offspring carry, a trotter's two of the
- * nineteen, instead of every code on their first call.
- */
-const anyCarries = (data: DatasetData, code: number, rows: ArrayLike<number>): boolean => {
-  const carriers = postingsOf(data.indice.rows, code)
-  for (let i = 0; i < rows.length; i++) {
-    const at = lowerBound(carriers, rows[i])
-    if (at < carriers.length && carriers[at] === rows[i]) return true
-  }
-  return false
-}
+const rowCodesCache = memoPer<DatasetData, "rowCodes", Postings>()
 
 /**
- * The columns of `code` when some of `offspring` may hold a value of it: those already built, or
- * built now when one of them carries the code; undefined when none does (nothing is built).
+ * Row → the index codes it carries (`data.indice.rows` inverted), built once per Dataset and
+ * thread: a parent's statistics build only the codes its offspring carry (a trotter's two of the
+ * nineteen, instead of every code on its first call), and find them in a pass over its offspring.
  */
-export const progenyColumnsFor = (data: DatasetData, code: number, offspring: ArrayLike<number>): ProgenyColumns | undefined =>
-  builtCodes(data, "codes", () => new Set()).has(code) || anyCarries(data, code, offspring) ? progenyColumns(data, code) : undefined
+export const rowCodes = (data: DatasetData): Postings => rowCodesCache(data, "rowCodes", () => invert(data.indice.rows, data.size))
 
 /** The builds this thread made since the last call (the server logs them: the domain does no I/O). */
 export const takeColumnsBuilds = (): ReadonlyArray<ColumnsBuild> => builds.splice(0)

@@ -11,7 +11,7 @@ import type { IndiceDescendance, MeilleurProduit, StatistiquesDescendance } from
 import { parentReference } from "./descendance.ts"
 import { retainedIndex } from "./indexValue.ts"
 import { memoPer } from "./memo.ts"
-import { groupOf, progenyColumnsFor } from "./progenyColumns.ts"
+import { groupOf, progenyColumns, rowCodes } from "./progenyColumns.ts"
 import { idOf, nomOf, raceOf, sexeOf } from "./record.ts"
 import { byFrequency } from "./referential.ts"
 
@@ -72,11 +72,17 @@ export const statistiquesDescendance = (data: DatasetData, row: number): Statist
     races[data.race.codes[child]]++
   }
 
+  // The codes the offspring carry: only their columns are read (and built on first use).
+  const carried = new Uint8Array(data.indice.values.length)
+  const codesOf = rowCodes(data)
+  for (let i = 0; i < produits.length; i++) {
+    for (let j = codesOf.offsets[produits[i]]; j < codesOf.offsets[produits[i] + 1]; j++) carried[codesOf.rows[j]] = 1
+  }
   const indices: Array<IndiceDescendance> = []
   const valued: Array<Uint32Array> = []
   for (let code = 1; code < data.indice.values.length; code++) {
-    const columns = progenyColumnsFor(data, code, produits)
-    if (columns === undefined) continue
+    if (carried[code] === 0) continue
+    const columns = progenyColumns(data, code)
     const g = groupOf(columns, row)
     if (g < 0) continue
     const from = columns.start[g]
