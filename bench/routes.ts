@@ -41,6 +41,8 @@ export interface Picks {
   readonly sire: { readonly id: string; readonly nom: string; readonly descendants: number }
   readonly race: string
   readonly robe: string
+  /** The most frequent index code, for the ranking of parents. */
+  readonly code: string
   readonly namePrefix: string
   readonly twoWords: string
 }
@@ -126,6 +128,7 @@ export const pickValues = async (baseUrl: string): Promise<Picks> => {
     sire: { id: sire.id, nom: sire.nom, descendants: sire.nombre_de_descendants },
     race: await topValue("races"),
     robe: await topValue("robes"),
+    code: await topValue("codes_indice"),
     namePrefix: prefixSource.slice(0, 3),
     twoWords: `${first} ${second.slice(0, 3)}`
   }
@@ -168,6 +171,13 @@ export const benchRoutes = async (baseUrl: string, picks: Picks): Promise<Array<
     { name: "consanguinite, 12 generations", path: `/v1/equides/${picks.record.id}/consanguinite?generations=12`, kind: "deep" },
     { name: "accouplement, largest sire", path: `/v1/accouplements${query({ pere: picks.sire.id, mere: picks.record.mere })}`, kind: "ordinary" },
     { name: "descendance, largest sire", path: `/v1/equides/${picks.sire.id}/descendance`, kind: "ordinary" },
+    { name: "offspring statistics, largest sire", path: `/v1/equides/${picks.sire.id}/descendance/statistiques`, kind: "ordinary" },
+    { name: "reproducteurs, top code", path: `/v1/stats/reproducteurs${query({ code: picks.code })}`, kind: "breakdown" },
+    {
+      name: "reproducteurs, top code, born 2010 on",
+      path: `/v1/stats/reproducteurs${query({ code: picks.code, annee_min: "2010", produits_min: "10" })}`,
+      kind: "breakdown"
+    },
     { name: "referential races", path: "/v1/referentiels/races", kind: "ordinary" },
     { name: "stats", path: "/v1/stats", kind: "ordinary" },
     REPARTITION_RACE,

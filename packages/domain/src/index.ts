@@ -28,6 +28,15 @@ export {
 } from "./query/record.ts"
 export * from "./query/pedigree.ts"
 export * from "./query/descendance.ts"
+export { statistiquesDescendance } from "./query/progenyStats.ts"
+export {
+  PRODUITS_MIN_DEFAUT,
+  PRODUITS_MIN_MAX,
+  PRODUITS_MIN_MIN,
+  reproducteurs,
+  REPRODUCTEURS_SEXE_DEFAUT,
+  REPRODUCTEURS_SEXES
+} from "./query/reproducteurs.ts"
 export {
   accouplement,
   consanguinite,

@@ -25,7 +25,9 @@ import {
   pedigree,
   referential,
   repartitionAnswer,
+  reproducteursAnswer,
   stats,
+  statistiquesDescendance,
   suggestAnswer
 } from "@equides/domain"
 import { Result } from "effect"
@@ -99,6 +101,7 @@ export const examplesOf = (data: DatasetData, openapi: () => unknown): Examples 
     robe: robe === undefined ? undefined : [robe],
     discipline: discipline === undefined ? undefined : [discipline],
     indice: indice === undefined ? undefined : [indice],
+    code: indice,
     statut_reproducteur: statut === undefined ? undefined : [statut],
     sexe: sexe === undefined ? undefined : [sexe],
     annee_naissance: year === undefined ? undefined : [year],
@@ -124,6 +127,11 @@ export const examplesOf = (data: DatasetData, openapi: () => unknown): Examples 
     { route: "/v1/equides/{id}", url: `/v1/equides/${id}`, answer: () => equide(data, row) },
     { route: "/v1/equides/{id}/pedigree", url: `/v1/equides/${id}/pedigree?generations=1`, answer: () => pedigree(data, row, 1) },
     { route: "/v1/equides/{id}/descendance", url: `/v1/equides/${id}/descendance?limite=2`, answer: () => descendance(data, row, 2, 0) },
+    {
+      route: "/v1/equides/{id}/descendance/statistiques",
+      url: `/v1/equides/${id}/descendance/statistiques`,
+      answer: () => statistiquesDescendance(data, row)
+    },
     { route: "/v1/equides/{id}/consanguinite", url: `/v1/equides/${id}/consanguinite`, answer: () => consanguinite(data, row) },
     { route: "/v1/equides/{id}/genetique", url: `/v1/equides/${id}/genetique`, execution: { endpoint: "genetique", request: { kind: "equide", row } } }
   ]
@@ -157,5 +165,13 @@ export const examplesOf = (data: DatasetData, openapi: () => unknown): Examples 
       execution: { endpoint: "genetique", request: { kind: "stats", query: race === undefined ? {} : { race: [race] } } }
     }
   )
+  if (indice !== undefined) {
+    const url = `/v1/stats/reproducteurs?code=${encodeURIComponent(indice)}&produits_min=1&limite=3`
+    requests.push({
+      route: "/v1/stats/reproducteurs",
+      url,
+      answer: () => Result.getOrUndefined(reproducteursAnswer(data, { code: indice, produits_min: 1, limite: 3 }, url))
+    })
+  }
   return { parameters, requests }
 }

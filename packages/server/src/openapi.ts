@@ -19,12 +19,15 @@ const schemaExample = (schema: Schema): unknown => {
   return schema.default ?? schema.enum?.[0] ?? schema.minimum
 }
 
-/** The document, each parameter carrying an example (`fromData` first). */
+/** The document, each parameter carrying an example (`fromData` first, when of the parameter's shape). */
 export const openApiDocument = (fromData: Readonly<Record<string, unknown>>): Record<string, any> => {
   const doc: Record<string, any> = OpenApi.fromApi(Api)
   for (const { operation } of operationsOf(doc)) {
     for (const parameter of operation.parameters ?? []) {
-      const example = fromData[parameter.name] ?? schemaExample(parameter.schema ?? {})
+      // A value from the data fits only a parameter of its shape (`sexe` is a list on the filters, one value elsewhere).
+      const data = fromData[parameter.name]
+      const fits = data !== undefined && Array.isArray(data) === (parameter.schema?.type === "array")
+      const example = fits ? data : schemaExample(parameter.schema ?? {})
       if (example !== undefined) parameter.example = example
     }
   }

@@ -112,6 +112,21 @@ la consanguinité d'une race par année de naissance, ses fondateurs et ancêtre
 ${geneticsDefinitions}
 </dl>
 
+<h2 id="descendance-statistiques">Produits et reproducteurs : définitions</h2>
+<p><code>GET /v1/equides/{id}/descendance/statistiques</code> décrit les produits d'un équidé (fiches l'ayant pour père ou pour
+mère) ; <code>GET /v1/stats/reproducteurs?code=ISO</code> classe les pères (<code>sexe=Male</code>, par défaut) ou les mères
+(<code>sexe=Femelle</code>) par les valeurs de leurs produits pour un code d'indice.</p>
+<dl>
+<dt>Valeur d'un produit pour un code</dt><dd>Celle de son indice de ce code dont l'<code>annee</code> est la plus récente (un
+indice sans année compte pour plus ancien ; à égalité, le premier cité), lue comme un décimal signé (<code>+6</code>,
+<code>88</code>, <code>-3.5</code>) ; une valeur illisible écarte le produit de ce code.</dd>
+<dt>Moyenne, médiane</dt><dd>Arrondies au centième ; la médiane d'un nombre pair de valeurs est la moyenne des deux du milieu.</dd>
+<dt>Meilleurs produits</dt><dd>Les cinq plus grandes valeurs, puis par nom (sans casse ni accents), puis par identifiant.</dd>
+<dt>Classement</dt><dd>Moyenne décroissante, puis nombre de produits décroissant, puis nom, puis identifiant ; seuls comptent les
+produits nés entre <code>annee_min</code> et <code>annee_max</code> quand ces bornes sont données (les produits sans année sont
+alors écartés), et il en faut au moins <code>produits_min</code> (5 par défaut).</dd>
+</dl>
+
 <h2 id="erreurs">Erreurs</h2>
 <p>Les erreurs suivent la RFC 9457 (<code>application/problem+json</code>) : <code>type</code> (relatif, vers une section
 ci-dessous), <code>title</code> (stable pour un type), <code>status</code>, <code>detail</code> et, selon le cas,

@@ -76,6 +76,9 @@ describe("costOf", () => {
     assert.strictEqual(cost("/v1/stats/repartition", "/v1/stats/repartition?limite=1000"), 3) // 41 000 B
     assert.strictEqual(cost("/v1/stats/repartition", "/v1/stats/repartition?dimension=annee_naissance&limite=1000"), 1)
     assert.strictEqual(cost("/v1/stats", "/v1/stats"), 1)
+    assert.strictEqual(cost("/v1/equides/:id/descendance/statistiques", "/v1/equides/x/descendance/statistiques"), 2) // 20 000 B
+    assert.strictEqual(cost("/v1/stats/reproducteurs", "/v1/stats/reproducteurs?code=ISO"), 1) // 20 × 200 B
+    assert.strictEqual(cost("/v1/stats/reproducteurs", "/v1/stats/reproducteurs?code=ISO&limite=100"), 2) // 20 000 B
   })
 
   it("prices a breed's genetics by the birth years it can list: 4 000 B + 300 B a year", () => {

@@ -15,6 +15,8 @@ import { FILTER_PARAMETERS } from "../vocabulary.ts"
 import { DEFAULT_LIMITE, DEFAULT_TRI, listPage, paginationLinks } from "../query/paginate.ts"
 import { anneeOf, equide, idOf, nomOf, raceOf, resume, sexeOf } from "../query/record.ts"
 import { DEFAULT_REPARTITION_DIMENSION, repartition } from "../query/repartition.ts"
+import { statistiquesDescendance } from "../query/progenyStats.ts"
+import { reproducteurs } from "../query/reproducteurs.ts"
 import { select } from "../query/select.ts"
 import type { Selection } from "../query/selection.ts"
 import { jsonEncoder } from "./json.ts"
@@ -29,17 +31,22 @@ export { jsonEncoder } from "./json.ts"
 export { descendanceBody } from "./descendanceBody.ts"
 export { pedigreeBody } from "./pedigreeBody.ts"
 
+/** The per-code columns this thread built since the last call, to be logged. */
+export { type ColumnsBuild, takeColumnsBuilds } from "../query/progenyColumns.ts"
+
 /** What queries build on first use (folded dictionaries, referentials), built now: call it before serving. */
 export { prepareQueries } from "../query/suggest.ts"
 import { PageEquides, type Pagination, type Suggestion, Suggestions } from "../schemas/lists.ts"
+import { Reproducteurs, StatistiquesDescendance } from "../schemas/progeny.ts"
 import { Repartition, Stats } from "../schemas/reference.ts"
 import type { listQuery } from "./equides.ts"
 import type { searchQuery } from "./search.ts"
-import type { repartitionQuery } from "./stats.ts"
+import type { repartitionQuery, reproducteursQuery } from "./stats.ts"
 
 export type ListQuery = Schema.Struct<typeof listQuery.fields>["Type"]
 export type SearchQuery = Schema.Struct<typeof searchQuery.fields>["Type"]
 export type RepartitionQuery = Schema.Struct<typeof repartitionQuery.fields>["Type"]
+export type ReproducteursQuery = Schema.Struct<typeof reproducteursQuery.fields>["Type"]
 
 /**
  * One request to an endpoint that scans the data or walks a pedigree, as its handler received it
@@ -53,6 +60,9 @@ export type Execution =
   | { readonly endpoint: "consanguinite"; readonly row: number; readonly generations: number | undefined }
   | { readonly endpoint: "accouplement"; readonly pere: number; readonly mere: number; readonly generations: number | undefined }
   | { readonly endpoint: "genetique"; readonly request: GenetiqueRequest }
+  /** `row`: the parent, its id already found by the handler (an unknown id is its 404). */
+  | { readonly endpoint: "descendanceStatistiques"; readonly row: number }
+  | { readonly endpoint: "reproducteurs"; readonly query: ReproducteursQuery; readonly url: string }
 
 const LIST_PATH = "/v1/equides"
 
@@ -135,12 +145,17 @@ export const repartitionAnswer = (data: DatasetData, query: RepartitionQuery): Q
     (filters) => repartition(data, select(data, filters), query.dimension ?? DEFAULT_REPARTITION_DIMENSION, query.limite)
   )
 
+export const reproducteursAnswer = (data: DatasetData, query: ReproducteursQuery, url: string): QueryResult<Reproducteurs> =>
+  reproducteurs(data, { ...query, limite: query.limite ?? DEFAULT_LIMITE, offset: query.offset ?? 0 }, queryPairs(url))
+
 const pageJson = jsonEncoder(PageEquides)
 const suggestionsJson = jsonEncoder(Suggestions)
 const repartitionJson = jsonEncoder(Repartition)
 const statsJson = jsonEncoder(Stats)
 const consanguiniteJson = jsonEncoder(Consanguinite)
 const accouplementJson = jsonEncoder(Accouplement)
+const statistiquesJson = jsonEncoder(StatistiquesDescendance)
+const reproducteursJson = jsonEncoder(Reproducteurs)
 
 /** The JSON body (UTF-8) an execution answers, or the parameter it refuses. */
 export const answer = (data: DatasetData, execution: Execution): QueryResult<Uint8Array> => {
@@ -162,5 +177,9 @@ export const answer = (data: DatasetData, execution: Execution): QueryResult<Uin
       return Result.succeed(accouplementJson(accouplement(data, execution.pere, execution.mere, execution.generations)))
     case "genetique":
       return genetiqueBody(data, execution.request)
+    case "descendanceStatistiques":
+      return Result.succeed(statistiquesJson(statistiquesDescendance(data, execution.row)))
+    case "reproducteurs":
+      return Result.map(reproducteursAnswer(data, execution.query, execution.url), reproducteursJson)
   }
 }

@@ -26,7 +26,7 @@ export {
 export { ReferentielsApi } from "./referentiels.ts"
 export { SearchApi } from "./search.ts"
 export { DocumentOpenApi, PageAccueil, SanteIndisponible, ServiceApi } from "./service.ts"
-export { repartitionQuery, StatsApi } from "./stats.ts"
+export { repartitionQuery, reproducteursQuery, StatsApi } from "./stats.ts"
 export {
   answer,
   type Execution,
@@ -37,6 +37,8 @@ export {
   queryPairs,
   repartitionAnswer,
   type RepartitionQuery,
+  reproducteursAnswer,
+  type ReproducteursQuery,
   type SearchQuery,
   suggestAnswer
 } from "./answers.ts"

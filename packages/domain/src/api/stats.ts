@@ -6,12 +6,21 @@ import {
   MAX_REPARTITION_LIMITE,
   MIN_REPARTITION_LIMITE
 } from "../query/repartition.ts"
+import { DEFAULT_LIMITE, MAX_LIMITE, MAX_OFFSET, MIN_LIMITE } from "../query/paginate.ts"
+import {
+  PRODUITS_MIN_DEFAUT,
+  PRODUITS_MIN_MAX,
+  PRODUITS_MIN_MIN,
+  REPRODUCTEURS_SEXE_DEFAUT,
+  REPRODUCTEURS_SEXES
+} from "../query/reproducteurs.ts"
+import { Reproducteurs } from "../schemas/progeny.ts"
 import { Repartition, Stats } from "../schemas/reference.ts"
 import { REPARTITION_DIMENSIONS } from "../vocabulary.ts"
 import { filterDefs } from "./filterParams.ts"
 import { executionCost } from "./executionCost.ts"
 import { Disponibilite } from "./middleware.ts"
-import { clampedInt, documented, NoQuery, params, raw } from "./params.ts"
+import { clampedInt, documented, int, NoQuery, oneOf, params, raw, requiredText } from "./params.ts"
 
 export const repartitionQuery = params("query", {
   ...filterDefs,
@@ -26,6 +35,33 @@ export const repartitionQuery = params("query", {
     maximum: MAX_REPARTITION_LIMITE,
     default: DEFAULT_REPARTITION_LIMITE,
     description: "Nombre maximal de tranches, les plus nombreuses d'abord ; sans effet sur annee_naissance, renvoyée en entier."
+  })
+})
+
+export const reproducteursQuery = params("query", {
+  code: requiredText({
+    description:
+      "Code d'indice à classer (référentiel codes_indice, /v1/referentiels/codes_indice), insensible à la casse et aux accents ; un seul code. Obligatoire."
+  }),
+  sexe: oneOf(REPRODUCTEURS_SEXES, {
+    default: REPRODUCTEURS_SEXE_DEFAUT,
+    description: "Sexe de la fiche du reproducteur : Male (pères, par défaut) ou Femelle (mères)."
+  }),
+  race: filterDefs.race,
+  annee_min: int({ description: "Seuls comptent les produits nés cette année ou après ; les produits sans année sont alors écartés." }),
+  annee_max: int({ description: "Seuls comptent les produits nés cette année ou avant ; les produits sans année sont alors écartés." }),
+  produits_min: int({
+    minimum: PRODUITS_MIN_MIN,
+    maximum: PRODUITS_MIN_MAX,
+    default: PRODUITS_MIN_DEFAUT,
+    description: "Nombre minimal de produits retenus ayant une valeur du code ; hors bornes : 400."
+  }),
+  limite: int({ minimum: MIN_LIMITE, maximum: MAX_LIMITE, default: DEFAULT_LIMITE, description: "Taille de page ; hors bornes : 400." }),
+  offset: int({
+    minimum: 0,
+    maximum: MAX_OFFSET,
+    default: 0,
+    description: "Rang de la première ligne (profondeur de pagination) ; au-delà : 400."
   })
 })
 
@@ -49,6 +85,22 @@ export class StatsApi extends HttpApiGroup.make("stats")
       .annotateMerge(OpenApi.annotations({
       summary: "Répartition d'une sélection filtrée",
       description: "Mêmes filtres que /v1/equides ; tranches de la plus à la moins nombreuse (annee_naissance : chronologique)."
+    }))
+,
+    HttpApiEndpoint.get("reproducteurs", "/v1/stats/reproducteurs", {
+      query: reproducteursQuery.fields,
+      success: Reproducteurs
+    }).annotateMerge(documented(reproducteursQuery))
+      // Full scale, once the code's columns are built: p50 0.44 ms, p99 6 ms (docs/performance.md, issue 29).
+      .annotateMerge(executionCost(1))
+      .annotateMerge(OpenApi.annotations({
+      summary: "Reproducteurs classés par l'indice de leurs produits",
+      description:
+        "Reproducteurs (fiches du sexe demandé, Male par défaut, et de la race demandée) ayant au moins produits_min produits " +
+        "(nés entre annee_min et annee_max quand ces bornes sont données) avec une valeur du code ; pour chacun, le nombre de ces produits, " +
+        "leur moyenne et leur médiane (arrondies au centième) et le maximum. La valeur d'un produit est celle de son indice du code dont l'année est la " +
+        "plus récente, lue comme un décimal signé ; les produits comptent par leur père comme par leur mère, comme dans /v1/equides/{id}/descendance/statistiques. " +
+        "Ordre : moyenne décroissante, puis nombre de produits décroissant, puis nom (sans casse ni accents), puis id ; liens suivant/precedent conservant les paramètres."
     }))
   )
   .middleware(Disponibilite)

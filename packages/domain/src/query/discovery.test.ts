@@ -45,6 +45,7 @@ describe("discovery", () => {
         "/v1/equides/{id}",
         "/v1/equides/{id}/pedigree",
         "/v1/equides/{id}/descendance",
+        "/v1/equides/{id}/descendance/statistiques",
         "/v1/equides/{id}/consanguinite",
         "/v1/accouplements",
         "/v1/equides/{id}/genetique",
@@ -52,7 +53,8 @@ describe("discovery", () => {
         "/v1/referentiels/{dimension}",
         "/v1/stats",
         "/v1/stats/repartition",
-        "/v1/stats/genetique"
+        "/v1/stats/genetique",
+        "/v1/stats/reproducteurs"
       ])
     )
     expect(d.endpoints).toBe(ENDPOINTS)
@@ -72,6 +74,10 @@ describe("discovery", () => {
     expect(expand(g.repartition, { dimension: "robe", sexe: "Male" })).toBe("/v1/stats/repartition?dimension=robe&sexe=Male")
     expect(expand(g.genetique, { id: idN(1) })).toBe(`/v1/equides/${idN(1)}/genetique`)
     expect(expand(g.genetique_race, { race: "Selle Francais", annee_min: "2010" })).toBe("/v1/stats/genetique?race=Selle%20Francais&annee_min=2010")
+    expect(expand(g.statistiques_descendance, { id: idN(1) })).toBe(`/v1/equides/${idN(1)}/descendance/statistiques`)
+    expect(expand(g.reproducteurs, { code: "ISO", sexe: "Femelle", produits_min: "10", offset: "20" })).toBe(
+      "/v1/stats/reproducteurs?code=ISO&sexe=Femelle&produits_min=10&offset=20"
+    )
     expect(g.fiche_source).toBe(URL_FICHE_MODELE)
     for (const key of ["liste", "repartition"]) {
       for (const parameter of ["race", "robe", "sexe", "discipline", "indice", "annee_naissance", "nom", "annee_min", "annee_max", "avec_performances", "statut_reproducteur"]) {

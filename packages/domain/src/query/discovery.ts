@@ -28,6 +28,7 @@ export const ENDPOINTS: Readonly<Record<string, string>> = {
   fiche: "/v1/equides/{id}",
   pedigree: "/v1/equides/{id}/pedigree",
   descendance: "/v1/equides/{id}/descendance",
+  statistiques_descendance: "/v1/equides/{id}/descendance/statistiques",
   consanguinite: "/v1/equides/{id}/consanguinite",
   accouplement: "/v1/accouplements",
   genetique: "/v1/equides/{id}/genetique",
@@ -35,7 +36,8 @@ export const ENDPOINTS: Readonly<Record<string, string>> = {
   referentiel: "/v1/referentiels/{dimension}",
   statistiques: "/v1/stats",
   repartition: "/v1/stats/repartition",
-  genetique_race: "/v1/stats/genetique"
+  genetique_race: "/v1/stats/genetique",
+  reproducteurs: "/v1/stats/reproducteurs"
 }
 
 /** URL templates (RFC 6570), by use. */
@@ -44,6 +46,7 @@ export const GABARITS_URL: Readonly<Record<string, string>> = {
   fiche: "/v1/equides/{id}",
   pedigree: "/v1/equides/{id}/pedigree{?generations}",
   descendance: "/v1/equides/{id}/descendance{?limite,offset}",
+  statistiques_descendance: "/v1/equides/{id}/descendance/statistiques",
   consanguinite: "/v1/equides/{id}/consanguinite{?generations}",
   accouplement: "/v1/accouplements{?pere,mere,generations}",
   genetique: "/v1/equides/{id}/genetique",
@@ -51,6 +54,7 @@ export const GABARITS_URL: Readonly<Record<string, string>> = {
   referentiel: "/v1/referentiels/{dimension}",
   repartition: `/v1/stats/repartition{?dimension,${FILTRES},limite}`,
   genetique_race: "/v1/stats/genetique{?race,annee_min,annee_max}",
+  reproducteurs: "/v1/stats/reproducteurs{?code,sexe,race,annee_min,annee_max,produits_min,limite,offset}",
   fiche_source: URL_FICHE_MODELE
 }
 

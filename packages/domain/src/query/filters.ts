@@ -137,10 +137,11 @@ const REFERENTIEL: Record<string, string> = {
   sexe: "sexes",
   discipline: "disciplines",
   indice: "codes_indice",
+  code: "codes_indice",
   statut_reproducteur: "statuts_reproducteur"
 }
 
-const admittedHint = (parametre: string): string => `valeurs admises : /v1/referentiels/${REFERENTIEL[parametre]}`
+export const admittedHint = (parametre: string): string => `valeurs admises : /v1/referentiels/${REFERENTIEL[parametre]}`
 
 /** Resolves the values of one reference-list parameter to codes of `values` (OR). */
 export const resolveCodes = (

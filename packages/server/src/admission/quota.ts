@@ -214,6 +214,9 @@ export const ROW_BYTES = {
   tranche: 41,
   noeud: 108,
   referentiel: 80_000,
+  reproducteur: 200,
+  /** A parent's offspring statistics at most: ~40 years, a few breeds, 19 index codes with their five best (~1 000 B each). */
+  statistiquesDescendance: 20_000,
   ancetreCommun: 150,
   consanguinite: 700,
   anneeGenetique: 300,
@@ -243,6 +246,10 @@ export const estimatedBytes = (route: string | undefined, query: QueryScan, data
       return ROW_BYTES.consanguinite + ROW_BYTES.ancetreCommun * (2 ** intOr(query.generations, CONSANGUINITE_GENERATIONS_DEFAUT, CONSANGUINITE_GENERATIONS_MIN, CONSANGUINITE_GENERATIONS_MAX) - 1)
     case "/v1/equides/:id/descendance":
       return ROW_BYTES.produit * intOr(query.limite, DESCENDANCE_LIMITE_DEFAUT, DESCENDANCE_LIMITE_MIN, DESCENDANCE_LIMITE_MAX)
+    case "/v1/equides/:id/descendance/statistiques":
+      return ROW_BYTES.statistiquesDescendance
+    case "/v1/stats/reproducteurs":
+      return ROW_BYTES.reproducteur * intOr(query.limite, DEFAULT_LIMITE, MIN_LIMITE, MAX_LIMITE)
     case "/v1/search":
       return ROW_BYTES.suggestion * intOr(query.limite, DEFAULT_SUGGEST_LIMITE, MIN_SUGGEST_LIMITE, MAX_SUGGEST_LIMITE)
     case "/v1/referentiels/:dimension":

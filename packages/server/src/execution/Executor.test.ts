@@ -17,12 +17,16 @@ import {
   Repartition,
   type RepartitionQuery,
   REPARTITION_DIMENSIONS,
+  Reproducteurs,
+  type ReproducteursQuery,
   type SearchQuery,
+  StatistiquesDescendance,
+  statistiquesDescendance,
   Suggestions,
   TRIS
 } from "@equides/domain"
-import { listAnswer, repartitionAnswer, suggestAnswer } from "@equides/domain/answers"
-import { filterInputArbitrary, syntheticRecords } from "@equides/domain/testing"
+import { listAnswer, repartitionAnswer, reproducteursAnswer, suggestAnswer } from "@equides/domain/answers"
+import { filterInputArbitrary, INDEX_CODES, syntheticRecords } from "@equides/domain/testing"
 import { Context, Effect, Exit, Fiber, Layer, Result, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import fc from "fast-check"
@@ -57,7 +61,15 @@ const executionArbitrary: fc.Arbitrary<Execution> = fc.oneof(
   }).map(({ filters, dimension, limite }): Execution => ({
     endpoint: "repartition",
     query: { ...filters, dimension, limite } as RepartitionQuery
-  }))
+  })),
+  fc.nat(RECORDS.length - 1).map((row): Execution => ({ endpoint: "descendanceStatistiques", row })),
+  fc.record({
+    code: fc.constantFrom(...INDEX_CODES, "iso", "XYZ"),
+    sexe: fc.constantFrom("Male" as const, "Femelle" as const),
+    annee_min: fc.option(fc.integer({ min: 1980, max: 2024 }), { nil: undefined }),
+    produits_min: fc.integer({ min: 1, max: 3 }),
+    limite: fc.integer({ min: 1, max: 100 })
+  }).map((query): Execution => ({ endpoint: "reproducteurs", query: query as ReproducteursQuery, url: `/v1/stats/reproducteurs?code=${query.code}` }))
 )
 
 class Inline extends Context.Service<Inline, ExecutorShape>()("test/Inline") {}
@@ -84,6 +96,10 @@ const referenceOf = (data: DatasetData, execution: Execution) => {
     ? Result.map(suggestAnswer(data, execution.query), Schema.encodeSync(Suggestions))
     : execution.endpoint === "repartition"
     ? Result.map(repartitionAnswer(data, execution.query), Schema.encodeSync(Repartition))
+    : execution.endpoint === "descendanceStatistiques"
+    ? Result.succeed(Schema.encodeSync(StatistiquesDescendance)(statistiquesDescendance(data, execution.row)))
+    : execution.endpoint === "reproducteurs"
+    ? Result.map(reproducteursAnswer(data, execution.query, execution.url), Schema.encodeSync(Reproducteurs))
     : Result.fail(new InvalidParameter({ parametre: "endpoint", detail: `${execution.endpoint}: not drawn by this test` }))
   return Result.isSuccess(encoded)
     ? { body: JSON.stringify(encoded.success) }

@@ -22,6 +22,8 @@ import {
 } from "../testing/browser.ts"
 
 const HALLEY = "qXtt-KVtSdWc6kx8nWoUZA"
+/** HALLEY's sire: 86 products, trotters with BTR and ITR indices. */
+const KENTUCKY = "_XnG9AdERxevOb37nrUQyQ"
 const TIMEOUT = 60_000
 
 const executable = chromiumPath()
@@ -33,6 +35,8 @@ const PAGES: ReadonlyArray<readonly [string, string]> = [
   ["progeny", `/explorer/equides/${HALLEY}/descendance`],
   ["list", "/explorer/equides?race=Selle+Francais&sexe=Femelle"],
   ["stats", "/explorer/stats"],
+  ["sire", `/explorer/equides/${KENTUCKY}`],
+  ["reproducteurs", "/explorer/reproducteurs?code=BTR&produits_min=3"],
   ["documentation", "/documentation"]
 ]
 
@@ -109,11 +113,11 @@ describe.skipIf(executable === undefined)("the explorer in a browser", () => {
           assert.strictEqual(yield* horizontalOverflow(page), 0, "at 1280 px")
           const violations = yield* axeViolations(page)
           assert.deepStrictEqual(violations, [], JSON.stringify(violations))
-          if (name === "stats" || name === "documentation") yield* screenshot(page, name)
+          if (name === "stats" || name === "documentation" || name === "sire" || name === "reproducteurs") yield* screenshot(page, name)
           // The same page narrowed: the layout is recomputed, no reload needed.
           yield* step(() => page.setViewportSize(PHONE))
           assert.strictEqual(yield* horizontalOverflow(page), 0, "at 390 px")
-          if (name === "pedigree" || name === "record") yield* screenshot(page, `${name}-390`)
+          if (name === "pedigree" || name === "record" || name === "sire") yield* screenshot(page, `${name}-390`)
           assert.deepStrictEqual(errors, [])
         }), TIMEOUT)
     }

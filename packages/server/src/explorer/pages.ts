@@ -1,6 +1,6 @@
 /**
  * The explorer's pages that read the data (a list with its facets, the statistics, a record, a
- * pedigree, a progeny), made from the request alone: its query decoded with the API's own
+ * pedigree, a progeny, parents ranked by their offspring), made from the request alone: its query decoded with the API's own
  * parameters, the data read with the API's own query functions, the page rendered, as bytes with
  * their status (an error page says why, 400 or 404). A `PageExecution` is plain data: the
  * `Executor` renders it on a query worker when there are (`execution/work.ts`), so that no page
@@ -24,6 +24,9 @@ import {
   type Repartition,
   repartitionAnswer,
   type RepartitionQuery,
+  reproducteursAnswer,
+  reproducteursQuery,
+  statistiquesDescendance,
   stats
 } from "@equides/domain"
 import { Result, Schema } from "effect"
@@ -36,12 +39,13 @@ import { pedigreePage } from "./pedigreePage.ts"
 import { progenyPage } from "./progenyPage.ts"
 import { decodeQuery, filledPairs } from "./query.ts"
 import { recordPage } from "./recordPage.ts"
+import { reproducteursPage, type SiresOutcome } from "./reproducteursPage.ts"
 import { type Breakdown, statsPage } from "./statsPage.ts"
 import { parentLinks, progenyView, recordView } from "./views.ts"
 
 /** A page to render: `url`, the request's path and query as received; `id`, the `{id}` of a record's pages. */
 export type PageExecution =
-  | { readonly page: "list" | "stats"; readonly url: string }
+  | { readonly page: "list" | "stats" | "reproducteurs"; readonly url: string }
   | { readonly page: "record" | "pedigree" | "progeny"; readonly url: string; readonly id: string }
 
 /** A rendered page: its status (200, or the 400 or 404 of an error page) and its UTF-8 bytes. */
@@ -60,6 +64,7 @@ const LIST_SCHEMA = Schema.Struct(listFields)
 const LIST_DOCS = listQuery.docs.filter((doc) => doc.name !== "vue")
 const PEDIGREE_SCHEMA = Schema.Struct(pedigreeQuery.fields)
 const PROGENY_SCHEMA = Schema.Struct(descendanceQuery.fields)
+const SIRES_SCHEMA = Schema.Struct(reproducteursQuery.fields)
 
 const BREAKDOWNS: ReadonlyArray<readonly [string, RepartitionQuery]> = [
   ["Par race (les 15 plus nombreuses)", { dimension: "race", limite: 15 }],
@@ -116,6 +121,17 @@ const listOutcome = (data: DatasetData, pairs: Pairs, json: string): ListOutcome
     : { kind: "refused", detail: answered.failure.detail, indice: answered.failure.indice }
 }
 
+/** The ranking of `/v1/stats/reproducteurs` with the same query; without a `code`, the form alone. */
+const siresOutcome = (data: DatasetData, pairs: Pairs, json: string): SiresOutcome => {
+  if (pairs.every(([name]) => name !== "code")) return { kind: "form" }
+  const decoded = decodeQuery(SIRES_SCHEMA, reproducteursQuery.docs, pairs)
+  if (Result.isFailure(decoded)) return { kind: "refused", detail: decoded.failure.detail, indice: decoded.failure.indice }
+  const ranking = reproducteursAnswer(data, decoded.success, json)
+  return Result.isSuccess(ranking)
+    ? { kind: "ranking", ranking: ranking.success }
+    : { kind: "refused", detail: ranking.failure.detail, indice: ranking.failure.indice }
+}
+
 /** The page `execution` asks for, rendered. */
 export const renderPage = (data: DatasetData, execution: PageExecution): Rendered => {
   const about = meta(data)
@@ -140,7 +156,16 @@ export const renderPage = (data: DatasetData, execution: PageExecution): Rendere
       const row = findEquide(data, id)
       if (row === undefined) return refused(about, equideNotFound, `/v1/equides/${id}`)
       const decoded = decodeQuery(NoQuery, [], pairs)
-      return Result.isSuccess(decoded) ? rendered(recordPage(about, recordView(data, row))) : refused(about, decoded.failure, `/v1/equides/${id}`)
+      if (Result.isFailure(decoded)) return refused(about, decoded.failure, `/v1/equides/${id}`)
+      const view = recordView(data, row)
+      // A parent's offspring statistics, as `/v1/equides/{id}/descendance/statistiques` gives them.
+      const statistiques = view.equide.nombre_de_descendants === 0 ? undefined : statistiquesDescendance(data, row)
+      return rendered(recordPage(about, { ...view, statistiques }))
+    }
+    case "reproducteurs": {
+      const json = `/v1/stats/reproducteurs${queryString(pairs)}`
+      const outcome = siresOutcome(data, pairs, json)
+      return rendered(reproducteursPage(about, pairs, outcome, suggestionsOf(data).indice), outcome.kind === "refused" ? 400 : 200)
     }
     case "pedigree": {
       const { id } = execution

@@ -14,6 +14,7 @@ export const EXPLORER_RECORD = "/explorer/equides/:id"
 export const EXPLORER_PEDIGREE = "/explorer/equides/:id/pedigree"
 export const EXPLORER_PROGENY = "/explorer/equides/:id/descendance"
 export const EXPLORER_STATS = "/explorer/stats"
+export const EXPLORER_SIRES = "/explorer/reproducteurs"
 /** Static files under content-hash names (`explorer.3f2a…css`): cached for a year, immutable. */
 export const EXPLORER_ASSET = "/explorer/static/:file"
 export const FAVICON = "/favicon.ico"
@@ -26,6 +27,7 @@ export const EXPLORER_ROUTES: ReadonlyArray<string> = [
   EXPLORER_PEDIGREE,
   EXPLORER_PROGENY,
   EXPLORER_STATS,
+  EXPLORER_SIRES,
   EXPLORER_ASSET,
   FAVICON
 ]
@@ -43,7 +45,9 @@ export const EXPLORER_EXECUTION_MS: Readonly<Record<string, number>> = {
   [EXPLORER_STATS]: 4,
   [EXPLORER_RECORD]: 0.5,
   [EXPLORER_PEDIGREE]: 0.5,
-  [EXPLORER_PROGENY]: 0.5
+  [EXPLORER_PROGENY]: 0.5,
+  // As /v1/stats/reproducteurs once its code's columns are built (p99 6 ms at full scale, docs/performance.md).
+  [EXPLORER_SIRES]: 2
 }
 
 /** `Cache-Control` of content-hashed files: their URL changes whenever their bytes do. */
@@ -65,3 +69,4 @@ export const pedigreePath = (id: string, generations?: number): string =>
 export const progenyPath = (id: string, pairs: Pairs = []): string =>
   `/explorer/equides/${id}/descendance${queryString(pairs)}`
 export const listPath = (pairs: Pairs = []): string => `${EXPLORER_LIST}${queryString(pairs)}`
+export const siresPath = (pairs: Pairs = []): string => `${EXPLORER_SIRES}${queryString(pairs)}`

@@ -3,11 +3,13 @@
  * parents and grandparents (from the parents' own records) as links, a dangling parent by name;
  * performance indices as a table; links to the pedigree and the progeny.
  */
-import type { Equide, Meta, Performance, Reference } from "@equides/domain"
+import type { Equide, IndiceDescendance, Meta, Performance, Reference, StatistiquesDescendance } from "@equides/domain"
 import { type Html, html } from "./html.ts"
 import { frenchNumber, layout } from "./layout.ts"
-import { ABSENT, nameOf, parentLink } from "./links.ts"
-import { pedigreePath, progenyPath } from "./paths.ts"
+import { ABSENT, horseLink, nameOf, parentLink } from "./links.ts"
+import { pedigreePath, progenyPath, siresPath } from "./paths.ts"
+import { decimal } from "./reproducteursPage.ts"
+import { barChart } from "./statsPage.ts"
 
 /** A parent's own parents, read from its record (undefined when the parent has no record). */
 export interface Grandparents {
@@ -19,6 +21,8 @@ export interface RecordView {
   readonly equide: Equide
   readonly paternal: Grandparents | undefined
   readonly maternal: Grandparents | undefined
+  /** Its offspring's statistics, when it has offspring. */
+  readonly statistiques?: StatistiquesDescendance | undefined
 }
 
 const orAbsent = (value: string | number | undefined): Html | string =>
@@ -55,6 +59,39 @@ ${list.flatMap(performanceRows)}
 </table></div>
 ${list.map((p) => (p.texte === undefined ? "" : html`<p class="muted">${orAbsent(p.discipline)} : ${p.texte}</p>`))}`
 
+const best = (indice: IndiceDescendance): Html =>
+  html`<ol class="best">${indice.meilleurs.map((m) => html`<li>${horseLink(m.id, m.nom)} (${decimal(m.valeur)})</li>`)}</ol>`
+
+/** The offspring's statistics: years as a bar chart, then sex, breed and index tables. */
+const offspring = (id: string, s: StatistiquesDescendance): Html => {
+  const years = { dimension: "annee_naissance", effectif_filtre: s.produits, effectif_affiche: s.produits - s.sans_annee, donnees: s.par_annee.map((y) => ({ valeur: String(y.annee), nombre: y.nombre })) }
+  const json = `/v1/equides/${id}/descendance/statistiques`
+  return html`<h2>Produits</h2>
+<p>${frenchNumber(s.produits)} produit${s.produits > 1 ? "s" : ""}, ${frenchNumber(s.petits_produits)} petit${s.petits_produits > 1 ? "s" : ""}-produit${
+    s.petits_produits > 1 ? "s" : ""
+  } ; ${frenchNumber(s.avec_indices)} produit${s.avec_indices > 1 ? "s" : ""} avec au moins un indice. ${
+    s.par_sexe.map((t, i) => `${i === 0 ? "" : ", "}${frenchNumber(t.nombre ?? 0)} ${t.valeur ?? ""}`).join("")
+  }${s.par_race.length === 0 ? "" : ` ; races : ${s.par_race.slice(0, 5).map((t) => `${t.valeur ?? ""} (${frenchNumber(t.nombre ?? 0)})`).join(", ")}`}.</p>
+${s.par_annee.length === 0 ? "" : html`<figure class="chart">${barChart("produits-annees", "Produits par année de naissance", years)}</figure>
+<div class="table-wrap"><table>
+<caption>Produits par année de naissance${s.sans_annee === 0 ? "" : ` (${frenchNumber(s.sans_annee)} sans année)`}</caption>
+<thead><tr><th scope="col">Année</th><th scope="col" class="num">Produits</th></tr></thead>
+<tbody>${s.par_annee.map((y) => html`<tr><td>${String(y.annee)}</td><td class="num">${frenchNumber(y.nombre)}</td></tr>`)}</tbody>
+</table></div>`}
+${s.indices.length === 0 ? html`<p>Aucun produit ne porte d'indice lisible.</p>` : html`<div class="table-wrap"><table>
+<caption>Indices des produits (valeur la plus récente de chaque produit)</caption>
+<thead><tr><th scope="col">Indice</th><th scope="col">Discipline</th><th scope="col" class="num">Produits</th><th scope="col" class="num">Moyenne</th><th scope="col" class="num">Médiane</th><th scope="col" class="num">Maximum</th><th scope="col">Meilleurs produits</th></tr></thead>
+<tbody>${
+    s.indices.map((i) =>
+      html`<tr><td><a href="${siresPath([["code", i.code]])}">${i.code}</a></td><td>${i.discipline ?? ABSENT}</td><td class="num">${frenchNumber(i.produits)}</td><td class="num">${
+        decimal(i.moyenne)
+      }</td><td class="num">${decimal(i.mediane)}</td><td class="num">${decimal(i.maximum)}</td><td>${best(i)}</td></tr>`
+    )
+  }</tbody>
+</table></div>`}
+<p class="json"><a href="${json}">JSON</a> (<code>GET ${json}</code>)</p>`
+}
+
 export const recordPage = (meta: Meta, view: RecordView): Html => {
   const e = view.equide
   const descendants = e.nombre_de_descendants
@@ -83,6 +120,7 @@ ${parentage("Mère", e.mere, view.maternal)}
 <dt>Filiation rédigée par la source</dt><dd>${orAbsent(e.filiation_texte)}</dd>
 </dl>
 <h2>Performances</h2>
-${performances(e.performances)}`
+${performances(e.performances)}
+${view.statistiques === undefined ? "" : offspring(e.id, view.statistiques)}`
   })
 }

@@ -25,7 +25,10 @@ layer(testServer(fromRecords(FAMILY)))("explorer routes", (it) => {
           `/explorer/equides/${SON}/pedigree?generations=3`,
           `/explorer/equides/${SIRE}/descendance?limite=2`,
           "/explorer/equides?race=selle%20francais&sexe=Male",
-          "/explorer/stats"
+          "/explorer/stats",
+          `/explorer/equides/${SIRE}`,
+          "/explorer/reproducteurs",
+          "/explorer/reproducteurs?code=iso&produits_min=1"
         ]
       ) {
         const reply = yield* raw(path)

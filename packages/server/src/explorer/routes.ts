@@ -1,6 +1,6 @@
 /**
  * The explorer's routes. The pages that read the data (list and facets, statistics, record,
- * pedigree, progeny) are rendered by the `Executor` (`pages.ts`: on a query worker when there are,
+ * pedigree, progeny, ranked parents) are rendered by the `Executor` (`pages.ts`: on a query worker when there are,
  * so that none holds the server's thread); the home, the static files and the favicon are constant.
  * Registered with admission (`paths.ts`), so ETag, 304, compression, quota and the response cache apply.
  */
@@ -21,6 +21,7 @@ import {
   EXPLORER_PEDIGREE,
   EXPLORER_PROGENY,
   EXPLORER_RECORD,
+  EXPLORER_SIRES,
   EXPLORER_STATS,
   FAVICON
 } from "./paths.ts"
@@ -58,6 +59,7 @@ export const ExplorerRoutes = HttpRouter.addAll(Effect.gen(function*() {
   const record = rendered((url, id) => ({ page: "record", url, id }))
   const tree = rendered((url, id) => ({ page: "pedigree", url, id }))
   const progeny = rendered((url, id) => ({ page: "progeny", url, id }))
+  const sires = rendered((url) => ({ page: "reproducteurs", url }))
 
   // `/explorer` (typed by people) reaches this route too: sent to the home's one URI.
   const home = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
@@ -81,6 +83,7 @@ export const ExplorerRoutes = HttpRouter.addAll(Effect.gen(function*() {
     HttpRouter.route("GET", EXPLORER_PEDIGREE, tree),
     HttpRouter.route("GET", EXPLORER_PROGENY, progeny),
     HttpRouter.route("GET", EXPLORER_STATS, statistics),
+    HttpRouter.route("GET", EXPLORER_SIRES, sires),
     HttpRouter.route("GET", EXPLORER_ASSET, asset),
     HttpRouter.route("GET", FAVICON, HttpServerResponse.uint8Array(FAVICON_ICO, { contentType: "image/x-icon" }))
   ]

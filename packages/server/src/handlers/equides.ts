@@ -4,7 +4,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Executor } from "../execution/Executor.ts"
 import { descendanceOf, pedigreeOf, recordOf } from "../execution/lookups.ts"
-import { jsonBody, orNotFound } from "./query.ts"
+import { equideRow, jsonBody, orNotFound } from "./query.ts"
 
 export const EquidesHandlers = HttpApiBuilder.group(
   Api,
@@ -16,7 +16,9 @@ export const EquidesHandlers = HttpApiBuilder.group(
       list: ({ query, request }) => jsonBody(executor.answer({ endpoint: "list", query, url: request.url })),
       get: ({ params }) => orNotFound(recordOf(data, params.id)),
       pedigree: ({ params, query }) => orNotFound(pedigreeOf(data, params.id, query)),
-      descendance: ({ params, query }) => orNotFound(descendanceOf(data, params.id, query))
+      descendance: ({ params, query }) => orNotFound(descendanceOf(data, params.id, query)),
+      descendanceStatistiques: ({ params }) =>
+        Effect.flatMap(equideRow(data, params.id), (row) => jsonBody(executor.answer({ endpoint: "descendanceStatistiques", row })))
     })
   })
 )

@@ -12,7 +12,8 @@ export const StatsHandlers = HttpApiBuilder.group(
     const executor = yield* Executor
     return handlers.handleAll({
       global: () => jsonBody(executor.answer({ endpoint: "stats" })),
-      repartition: ({ query }) => jsonBody(executor.answer({ endpoint: "repartition", query }))
+      repartition: ({ query }) => jsonBody(executor.answer({ endpoint: "repartition", query })),
+      reproducteurs: ({ query, request }) => jsonBody(executor.answer({ endpoint: "reproducteurs", query, url: request.url }))
     })
   })
 )

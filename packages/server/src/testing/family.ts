@@ -22,7 +22,7 @@ export const ABSENT = idN(99)
 export const shape = <S extends Schema.Top>(schema: S, value: unknown): S["Type"] =>
   Schema.decodeUnknownSync(schema as any)(value, { onExcessProperty: "error" }) as S["Type"]
 
-/** One URI per route of the spec and of the consanguinity and genetics issues, plus the documentation page, each valid over FAMILY. */
+/** One URI per route of the spec and of the consanguinity, genetics and progeny issues, plus the documentation page, each valid over FAMILY. */
 export const EVERY_ROUTE: ReadonlyArray<string> = [
   "/",
   "/healthz",
@@ -34,6 +34,7 @@ export const EVERY_ROUTE: ReadonlyArray<string> = [
   `/v1/equides/${SIRE}`,
   `/v1/equides/${SIRE}/pedigree`,
   `/v1/equides/${SIRE}/descendance`,
+  `/v1/equides/${SIRE}/descendance/statistiques`,
   `/v1/equides/${SON}/consanguinite`,
   `/v1/accouplements?pere=${SON}&mere=${DAUGHTER}`,
   `/v1/equides/${SON}/genetique`,
@@ -41,7 +42,8 @@ export const EVERY_ROUTE: ReadonlyArray<string> = [
   "/v1/search?q=jap",
   "/v1/referentiels/races",
   "/v1/stats",
-  "/v1/stats/repartition"
+  "/v1/stats/repartition",
+  "/v1/stats/reproducteurs?code=ISO&produits_min=1"
 ]
 
 const isoIndex = { code: "ISO", valeur: "+150", coefficient: 0.9, annee: 1988, appreciation: "indice-excellent" }

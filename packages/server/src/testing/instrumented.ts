@@ -1,10 +1,9 @@
 /** Handlers of the `stats` group that count their runs and can be slowed, for concurrency and caching tests. */
-import { Api, Dataset, DEFAULT_REPARTITION_DIMENSION, repartition, resolveFilters, select, stats } from "@equides/domain"
+import { answer, Api, Dataset, DEFAULT_REPARTITION_DIMENSION, repartition, resolveFilters, select, stats } from "@equides/domain"
 import { type Duration, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { orRefuse } from "../handlers/query.ts"
+import { jsonBody, orRefuse } from "../handlers/query.ts"
 import type { StatsGroup } from "../handlers/stats.ts"
-
 
 /** What the instrumented handlers saw: runs started and finished, in order (`global`, or `limite` of a repartition). */
 export interface StatsProbe {
@@ -45,7 +44,9 @@ export const instrumentedStats = (probe: StatsProbe, delay?: Duration.Input): St
               (filters) =>
                 orRefuse(repartition(data, select(data, filters), query.dimension ?? DEFAULT_REPARTITION_DIMENSION, query.limite))
             )
-          )
+          ),
+        reproducteurs: ({ query, request }) =>
+          instrumented("reproducteurs", jsonBody(Effect.fromResult(answer(data, { endpoint: "reproducteurs", query, url: request.url }))))
       })
     })
   )

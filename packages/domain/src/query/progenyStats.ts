@@ -1,0 +1,125 @@
+/**
+ * GET /v1/equides/{id}/descendance/statistiques: one parent's direct offspring counted by year,
+ * sex and breed, its grand-offspring, and per index code the offspring's values (mean, median,
+ * maximum, best five), read from the per-code columns (`progenyColumns.ts`).
+ */
+import { wordsFor } from "../dataset/bits.ts"
+import { postingsOf } from "../dataset/columns.ts"
+import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
+import { performancesAt } from "../dataset/performances.ts"
+import type { IndiceDescendance, MeilleurProduit, StatistiquesDescendance } from "../schemas/progeny.ts"
+import { parentReference } from "./descendance.ts"
+import { retainedIndex } from "./indexValue.ts"
+import { memoPer } from "./memo.ts"
+import { groupOf, progenyColumns, rowCodes } from "./progenyColumns.ts"
+import { idOf, nomOf, raceOf, sexeOf } from "./record.ts"
+import { byFrequency } from "./referential.ts"
+
+/** Offspring listed per code. */
+export const MEILLEURS = 5
+
+const scratchOf = memoPer<DatasetData, "rows", Uint32Array>()
+
+/**
+ * Rows counted once, marked in a bitset kept per Dataset (and thread) and left clear again: a
+ * sire's sons may have thousands of foals each, and a set of them would cost more. `each` lists
+ * the rows, calling `visit` on each, twice (to count, then to clear).
+ */
+const countDistinct = (data: DatasetData, each: (visit: (row: number) => void) => void): number => {
+  const bits = scratchOf(data, "rows", () => new Uint32Array(wordsFor(data.size)))
+  let count = 0
+  each((row) => {
+    const mask = 1 << (row & 31)
+    if ((bits[row >>> 5] & mask) === 0) {
+      bits[row >>> 5] |= mask
+      count++
+    }
+  })
+  each((row) => {
+    bits[row >>> 5] = 0
+  })
+  return count
+}
+
+const meilleur = (data: DatasetData, row: number, valeur: number, code: string): MeilleurProduit => {
+  const year = data.year[row]
+  const annee = retainedIndex(performancesAt(data.performances, row), code)?.index.annee
+  return {
+    id: idOf(data, row),
+    nom: nomOf(data, row),
+    race: raceOf(data, row),
+    sexe: sexeOf(data, row),
+    ...(year === NO_YEAR ? {} : { annee_naissance: year }),
+    valeur,
+    ...(annee === undefined ? {} : { annee })
+  }
+}
+
+export const statistiquesDescendance = (data: DatasetData, row: number): StatistiquesDescendance => {
+  const produits = postingsOf(data.progeny, row)
+  const parAnnee: Array<{ annee: number; nombre: number }> = []
+  let sansAnnee = 0
+  const sexes = new Uint32Array(data.sexe.values.length)
+  const races = new Uint32Array(data.race.values.length)
+  // The progeny index lists offspring by birth year ascending, those without one last.
+  for (let i = 0; i < produits.length; i++) {
+    const child = produits[i]
+    const year = data.year[child]
+    if (year === NO_YEAR) sansAnnee++
+    else if (parAnnee.length > 0 && parAnnee[parAnnee.length - 1].annee === year) parAnnee[parAnnee.length - 1].nombre++
+    else parAnnee.push({ annee: year, nombre: 1 })
+    sexes[data.sexe.codes[child]]++
+    races[data.race.codes[child]]++
+  }
+
+  // The codes the offspring carry: only their columns are read (and built on first use).
+  const carried = new Uint8Array(data.indice.values.length)
+  const codesOf = rowCodes(data)
+  for (let i = 0; i < produits.length; i++) {
+    for (let j = codesOf.offsets[produits[i]]; j < codesOf.offsets[produits[i] + 1]; j++) carried[codesOf.rows[j]] = 1
+  }
+  const indices: Array<IndiceDescendance> = []
+  const valued: Array<Uint32Array> = []
+  for (let code = 1; code < data.indice.values.length; code++) {
+    if (carried[code] === 0) continue
+    const columns = progenyColumns(data, code)
+    const g = groupOf(columns, row)
+    if (g < 0) continue
+    const from = columns.start[g]
+    const count = columns.start[g + 1] - from
+    valued.push(columns.offspring.subarray(from, from + count))
+    const meilleurs: Array<MeilleurProduit> = []
+    for (let i = from; i < from + Math.min(count, MEILLEURS); i++) {
+      meilleurs.push(meilleur(data, columns.offspring[i], columns.values[i], columns.code))
+    }
+    indices.push({
+      code: columns.code,
+      ...(columns.discipline === undefined ? {} : { discipline: columns.discipline }),
+      produits: count,
+      moyenne: columns.moyenne[g],
+      mediane: columns.mediane[g],
+      maximum: columns.values[from],
+      meilleurs
+    })
+  }
+  indices.sort((a, b) => b.produits - a.produits || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
+
+  return {
+    parent: parentReference(data, row),
+    produits: produits.length,
+    petits_produits: countDistinct(data, (visit) => {
+      const { offsets, rows } = data.progeny
+      for (let i = 0; i < produits.length; i++) {
+        for (let j = offsets[produits[i]]; j < offsets[produits[i] + 1]; j++) visit(rows[j])
+      }
+    }),
+    par_annee: parAnnee,
+    sans_annee: sansAnnee,
+    par_sexe: byFrequency(data.sexe.values, sexes),
+    par_race: byFrequency(data.race.values, races),
+    avec_indices: countDistinct(data, (visit) => {
+      for (const list of valued) for (let i = 0; i < list.length; i++) visit(list[i])
+    }),
+    indices
+  }
+}

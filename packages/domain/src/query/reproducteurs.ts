@@ -1,0 +1,126 @@
+/**
+ * GET /v1/stats/reproducteurs: parents ranked by their offspring's values of one index code, read
+ * from the code's columns (`progenyColumns.ts`). Without year bounds each parent's summary and the
+ * order are the build's, and a request walks the ranking; with bounds the parents' entries are
+ * summarized again over the offspring born in the range, and the parents kept are sorted.
+ */
+import { Result } from "effect"
+import type { DatasetData } from "../dataset/DatasetData.ts"
+import { NO_YEAR } from "../dataset/DatasetData.ts"
+import type { Reproducteur, Reproducteurs } from "../schemas/progeny.ts"
+import { SEXES } from "../vocabulary.ts"
+import { InvalidParameter, type QueryResult } from "./errors.ts"
+import { admittedHint, resolveCodes } from "./filters.ts"
+import { paginationLinks } from "./paginate.ts"
+import { compareIds, progenyColumns, type Summary, summarize } from "./progenyColumns.ts"
+import { resume } from "./record.ts"
+
+export const REPRODUCTEURS_PATH = "/v1/stats/reproducteurs"
+/** The parent's sex: its record's `sexe`. */
+export const REPRODUCTEURS_SEXES = ["Male", "Femelle"] as const
+export const REPRODUCTEURS_SEXE_DEFAUT = "Male"
+export const PRODUITS_MIN_DEFAUT = 5
+export const PRODUITS_MIN_MIN = 1
+export const PRODUITS_MIN_MAX = 1000
+
+/** The decoded query (bounds and admitted values already checked by the route's schema). */
+export interface ReproducteursInput {
+  readonly code: string
+  readonly sexe?: (typeof REPRODUCTEURS_SEXES)[number] | undefined
+  readonly race?: ReadonlyArray<string> | undefined
+  readonly annee_min?: number | undefined
+  readonly annee_max?: number | undefined
+  readonly produits_min?: number | undefined
+  readonly limite: number
+  readonly offset: number
+}
+
+/**
+ * The code of `codes_indice` named by `value`, compared folded like the filters; where several
+ * dictionary spellings fold alike, the one written exactly as given, else the first.
+ */
+export const resolveIndexCode = (data: DatasetData, value: string): QueryResult<number> => {
+  if (value.includes(",")) {
+    return Result.fail(
+      new InvalidParameter({
+        parametre: "code",
+        detail: `code n'admet qu'un seul code d'indice, pas une liste.`,
+        indice: admittedHint("code")
+      })
+    )
+  }
+  return Result.map(resolveCodes("code", [value], data.indice.values), (codes) =>
+    codes.find((code) => data.indice.values[code] === value.trim()) ?? codes[0])
+}
+
+interface Ranked {
+  readonly group: number
+  readonly produits: number
+  readonly summary: Summary
+}
+
+const row = (data: DatasetData, parent: number, produits: number, summary: Summary): Reproducteur => ({
+  parent: resume(data, parent),
+  produits,
+  moyenne: summary.moyenne,
+  mediane: summary.mediane,
+  maximum: summary.maximum
+})
+
+export const reproducteurs = (
+  data: DatasetData,
+  input: ReproducteursInput,
+  query: ReadonlyArray<readonly [string, string]>
+): QueryResult<Reproducteurs> => {
+  const code = resolveIndexCode(data, input.code)
+  if (Result.isFailure(code)) return Result.fail(code.failure)
+  let races: Uint8Array | undefined
+  if (input.race !== undefined) {
+    const codes = resolveCodes("race", input.race, data.race.values)
+    if (Result.isFailure(codes)) return Result.fail(codes.failure)
+    races = new Uint8Array(data.race.values.length)
+    for (const c of codes.success) races[c] = 1
+  }
+  const columns = progenyColumns(data, code.success)
+  const { parents, start, values, years } = columns
+  const sexe = SEXES.indexOf(input.sexe ?? REPRODUCTEURS_SEXE_DEFAUT) + 1
+  const minimum = input.produits_min ?? PRODUITS_MIN_DEFAUT
+  const { limite, offset } = input
+  const admits = (g: number): boolean =>
+    data.sexe.codes[parents[g]] === sexe && (races === undefined || races[data.race.codes[parents[g]]] === 1)
+
+  const donnees: Array<Reproducteur> = []
+  let total = 0
+  if (input.annee_min === undefined && input.annee_max === undefined) {
+    for (const g of columns.ranking) {
+      const produits = start[g + 1] - start[g]
+      if (produits < minimum || !admits(g)) continue
+      if (total >= offset && total < offset + limite) {
+        donnees.push(row(data, parents[g], produits, { moyenne: columns.moyenne[g], mediane: columns.mediane[g], maximum: values[start[g]] }))
+      }
+      total++
+    }
+  } else {
+    const low = input.annee_min ?? NO_YEAR + 1
+    const high = input.annee_max ?? 2147483647
+    const ranked: Array<Ranked> = []
+    let kept = new Float64Array(64)
+    for (let g = 0; g < parents.length; g++) {
+      if (start[g + 1] - start[g] < minimum || !admits(g)) continue
+      if (kept.length < start[g + 1] - start[g]) kept = new Float64Array(start[g + 1] - start[g])
+      let produits = 0
+      for (let i = start[g]; i < start[g + 1]; i++) {
+        if (years[i] !== NO_YEAR && years[i] >= low && years[i] <= high) kept[produits++] = values[i]
+      }
+      if (produits >= minimum) ranked.push({ group: g, produits, summary: summarize(kept, 0, produits) })
+    }
+    ranked.sort((a, b) =>
+      b.summary.moyenne - a.summary.moyenne || b.produits - a.produits ||
+      data.nameKey[parents[a.group]] - data.nameKey[parents[b.group]] || compareIds(data, parents[a.group], parents[b.group])
+    )
+    total = ranked.length
+    for (const r of ranked.slice(offset, offset + limite)) donnees.push(row(data, parents[r.group], r.produits, r.summary))
+  }
+  const links = paginationLinks(REPRODUCTEURS_PATH, query, offset, limite, total)
+  return Result.succeed({ code: columns.code, donnees, pagination: { total, limite, offset, ...links } })
+}
