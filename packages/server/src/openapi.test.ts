@@ -64,7 +64,11 @@ layer(testServer(fromRecords(FAMILY)))("openapi", (it) => {
         "/v1/equides/{id}/consanguinite": 1,
         "/v1/accouplements": 1,
         "/v1/search": 2,
-        "/v1/stats/repartition": 8
+        "/v1/stats/repartition": 8,
+        "/v1/equides/{id}/descendance/statistiques": 2,
+        "/v1/equides/{id}/genetique": 1,
+        "/v1/stats/genetique": 4,
+        "/v1/stats/reproducteurs": 2
       })
     }))
 

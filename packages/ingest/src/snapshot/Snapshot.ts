@@ -158,6 +158,7 @@ export const datasetShape = (): Shape => {
  */
 export const BUILDER_SOURCES: ReadonlyArray<string> = [
   "packages/domain/src/dataset",
+  "packages/domain/src/genetics",
   "packages/domain/src/text",
   "packages/domain/src/vocabulary.ts",
   "packages/ingest/src/source",
