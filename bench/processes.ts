@@ -157,10 +157,13 @@ export interface ApiServer extends Started {
   readonly metricsUrl: string
 }
 
-/** The API on `dataFile` as `npm start` runs it, quota off, metrics on a free port; ready once /readyz answers 200. */
-export const startApi = async (dataFile: string, extraEnv: Readonly<Record<string, string>>): Promise<ApiServer> => {
+/**
+ * The API on `dataFile` as `npm start` runs it, metrics on a free port; ready once /readyz answers
+ * 200. The quota is off unless `quota` is "deployed" (its defaults, as `npm start` has them).
+ */
+export const startApi = async (dataFile: string, extraEnv: Readonly<Record<string, string>>, quota: "off" | "deployed" = "off"): Promise<ApiServer> => {
   const metricsPort = await freePort()
-  const env = { DATA_FILE: dataFile, RATE_LIMIT_RATE: "0", METRICS_PORT: String(metricsPort), ...extraEnv }
+  const env = { DATA_FILE: dataFile, ...(quota === "off" ? { RATE_LIMIT_RATE: "0" } : {}), METRICS_PORT: String(metricsPort), ...extraEnv }
   const server = await startHttp("server", "packages/server/src/main.ts", env, "/readyz", 10 * 60_000)
   return { ...server, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` }
 }

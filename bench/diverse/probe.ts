@@ -2,12 +2,14 @@
  * Probe latency while the load runs: a thread GETs the probe URL at a steady pace (one request
  * every `intervalMs`, on its own connection, as an orchestrator's probe would) until stopped.
  */
-import { Worker } from "node:worker_threads"
 import { percentile } from "../load.ts"
+import { startThread } from "./thread.ts"
 
 export interface ProbeRequest {
   readonly url: string
   readonly intervalMs: number
+  /** The probe's own source address (another caller to the quota); the system's choice when absent. */
+  readonly localAddress?: string
 }
 
 export interface ProbeReport {
@@ -44,20 +46,6 @@ export interface RunningProbe {
 
 /** Starts probing; settles once the first (unrecorded) probe is answered, so the load can begin. */
 export const startProbe = async (request: ProbeRequest): Promise<RunningProbe> => {
-  const worker = new Worker(new URL("./probeWorker.ts", import.meta.url), { workerData: request })
-  const messages: Array<(message: unknown) => void> = []
-  worker.on("message", (message) => messages.shift()?.(message))
-  const failed = new Promise<never>((_, reject) => worker.once("error", reject))
-  const next = <A>() => Promise.race([new Promise<A>((resolve) => messages.push((message) => resolve(message as A))), failed])
-  const ready = next<"ready">()
-  const reported = next<ProbeReport>()
-  await ready
-  return {
-    stop: async () => {
-      worker.postMessage("stop")
-      const report = await reported
-      await worker.terminate()
-      return summarizeProbes(report)
-    }
-  }
+  const thread = await startThread<ProbeReport>(new URL("./probeWorker.ts", import.meta.url), request)
+  return { stop: async () => summarizeProbes(await thread.stop()) }
 }

@@ -8,11 +8,11 @@ import { parentPort, workerData } from "node:worker_threads"
 import { oneConnection, timedGet } from "./httpGet.ts"
 import type { ProbeReport, ProbeRequest } from "./probe.ts"
 
-const { url, intervalMs } = workerData as ProbeRequest
+const { url, intervalMs, localAddress } = workerData as ProbeRequest
 let running = true
 parentPort?.once("message", () => (running = false))
 
-const agent = oneConnection()
+const agent = oneConnection(localAddress)
 // The first probe opens the connection: unrecorded, it tells the bench that probing has begun.
 await timedGet(agent, url)
 parentPort?.postMessage("ready")

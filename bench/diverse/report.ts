@@ -66,7 +66,7 @@ const medianMeasurement = (runs: ReadonlyArray<Measurement>): Measurement => ({
   errors: runs.reduce((sum, m) => sum + m.errors, 0)
 })
 
-const medianProbes = (runs: ReadonlyArray<ProbeSummary>): ProbeSummary => ({
+export const medianProbes = (runs: ReadonlyArray<ProbeSummary>): ProbeSummary => ({
   probes: mid(runs, (p) => p.probes),
   failures: runs.reduce((sum, p) => sum + p.failures, 0),
   p50: mid(runs, (p) => p.p50),

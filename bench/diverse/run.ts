@@ -43,7 +43,8 @@ const ROWS_KEPT = 50_000
 const scaled = (atFullScale: number, records: number, least: number): number =>
   Math.min(records, Math.max(least, Math.round((atFullScale * records) / FULL_SCALE)))
 
-const drawFrom = async (server: Started, options: DiverseOptions): Promise<Sample> => {
+/** The sample the corpora are drawn from, asked of `server`. */
+export const drawFrom = async (server: Started, options: Pick<DiverseOptions, "corpusSeed" | "crawl">): Promise<Sample> => {
   const { lignes } = await getJson<{ lignes: number }>(server.baseUrl, "/readyz")
   return drawSample(server.baseUrl, {
     seed: options.corpusSeed,

@@ -19,7 +19,8 @@ export const runSequence = async (baseUrl: string, paths: ReadonlyArray<string>,
   try {
     for (const path of paths) {
       if (performance.now() >= deadline) break
-      executed.push({ path, ...(await timedGet(agent, baseUrl + path)) })
+      const { status, bytes, ms } = await timedGet(agent, baseUrl + path)
+      executed.push({ path, status, bytes, ms })
     }
   } finally {
     agent.destroy()
