@@ -21,6 +21,7 @@ import {
 } from "./report.ts"
 import { describeMethod, measureAnswerPaths, runAnswerPaths } from "./answerPaths.ts"
 import { runDiverse } from "./diverse/run.ts"
+import { runFairness } from "./fairness/run.ts"
 import { benchRoutes, pickValues, probe, type Route } from "./routes.ts"
 import { runScaling, SCALING_COUNTS } from "./scaling.ts"
 import { runStore, STORE_BENCH_COUNT } from "./store.ts"
@@ -56,6 +57,13 @@ const USAGE = `usage: npm run bench -- [options]
                        single executions (1 connection, response cache off, each family's first 50
                        requests apart), then --connections with the cache on and /healthz probed
                        meanwhile; no warm-up
+  --fairness           issue 24 item 5 instead: one server per run with the quota and the response cache as
+                       deployed; a measured caller (127.0.0.1) sends varied list pages one at a time, paced
+                       within its quota, for --duration unloaded, then again (fresh URIs) while a loaded
+                       caller (127.0.0.2) sends explorer list pages, /explorer/stats, breakdowns and
+                       12-generation consanguinity over --connections, taking its 429s; /healthz probed
+                       (127.0.0.3) meanwhile; the list p99 loaded / unloaded against ≤ 2, the probes
+                       against p99 ≤ 10 ms and max ≤ 50 ms; --workers takes one value here (default 2)
   --workers N[,N…]     WORKERS for the server, repeatable (e.g. --workers 1,2,2): one section per value
                        and a scaling table (default: WORKERS left unset)
   --soak-seconds S     also S seconds of mixed varied load on a fresh server, then its memory (default 0)
@@ -92,6 +100,7 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
       scaling: { type: "boolean" },
       counts: { type: "string" },
       diverse: { type: "boolean" },
+      fairness: { type: "boolean" },
       "answer-paths": { type: "boolean" },
       store: { type: "string" },
       workers: { type: "string", multiple: true },
@@ -113,7 +122,13 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
   if (diverse && values.scaling === true) throw new UsageError("--diverse and --scaling are separate benches: choose one")
   if (values.store !== undefined && values.store !== "redis") throw new UsageError(`--store takes redis (compared with memory), got "${values.store}"`)
   if (values.store !== undefined && (diverse || values.scaling === true)) throw new UsageError("--store is a bench of its own: not with --diverse or --scaling")
+  const fairness = values.fairness === true
+  if (fairness && (diverse || values.scaling === true || values.store !== undefined || values["answer-paths"] === true)) {
+    throw new UsageError("--fairness is a bench of its own: not with --diverse, --scaling, --store or --answer-paths")
+  }
+  if (fairness && values.warmup !== undefined) throw new UsageError("--fairness warms its server up itself: --warmup does not apply")
   const workers = (values.workers ?? []).flatMap((list) => list.split(",")).map((text) => Math.floor(number("workers", text, 0, 0)))
+  if (fairness && workers.length > 1) throw new UsageError("--fairness measures one pool size: give --workers one value")
   return {
     help: values.help === true,
     count: Math.floor(number("count", values.count, values.store === undefined ? 4_450_000 : STORE_BENCH_COUNT, 1)),
@@ -127,6 +142,8 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
     scaling: values.scaling === true,
     counts: values.counts?.split(",").map((text) => Math.floor(number("counts", text, 0, 1))) ?? SCALING_COUNTS,
     diverse,
+    fairness,
+    fairnessWorkers: workers[0] ?? 2,
     answerPaths: values["answer-paths"] === true,
     store: values.store === "redis",
     workers: workers.length === 0 ? [undefined] : workers,
@@ -216,6 +233,7 @@ const main = async (): Promise<number> => {
   }
   if (options.scaling) await runScaling(startedAt, machine, options)
   else if (options.diverse) await runDiverse(startedAt, machine, options)
+  else if (options.fairness) await runFairness(startedAt, machine, { ...options, workers: options.fairnessWorkers })
   else if (options.answerPaths) await runAnswerPaths(startedAt, machine, options)
   else if (options.store) await runStore(startedAt, machine, options)
   else await bench(startedAt, machine, options)
