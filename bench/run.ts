@@ -61,7 +61,8 @@ const USAGE = `usage: npm run bench -- [options]
                        deployed; a measured caller (127.0.0.1) sends varied list pages one at a time, paced
                        within its quota, for --duration unloaded, then again (fresh URIs) while a loaded
                        caller (127.0.0.2) sends explorer list pages, /explorer/stats, breakdowns and
-                       12-generation consanguinity over --connections, taking its 429s; /healthz probed
+                       12-generation consanguinity over --connections, each connection waiting out a 429's
+                       Retry-After (--flood: sending on at once); /healthz probed
                        (127.0.0.3) meanwhile; the list p99 loaded / unloaded against ≤ 2, the probes
                        against p99 ≤ 10 ms and max ≤ 50 ms; --workers takes one value here (default 2)
   --workers N[,N…]     WORKERS for the server, repeatable (e.g. --workers 1,2,2): one section per value
@@ -101,6 +102,7 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
       counts: { type: "string" },
       diverse: { type: "boolean" },
       fairness: { type: "boolean" },
+      flood: { type: "boolean" },
       "answer-paths": { type: "boolean" },
       store: { type: "string" },
       workers: { type: "string", multiple: true },
@@ -144,6 +146,7 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
     diverse,
     fairness,
     fairnessWorkers: workers[0] ?? 2,
+    flood: values.flood === true,
     answerPaths: values["answer-paths"] === true,
     store: values.store === "redis",
     workers: workers.length === 0 ? [undefined] : workers,

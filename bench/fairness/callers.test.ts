@@ -63,7 +63,7 @@ describe("startLoad", () => {
       }, 5)
     })
     try {
-      const load = await startLoad({ baseUrl: server.baseUrl, paths: ["/a", "/b", "/c"], connections: 4, localAddress: "127.0.0.2" })
+      const load = await startLoad({ baseUrl: server.baseUrl, paths: ["/a", "/b", "/c"], connections: 4, localAddress: "127.0.0.2", honoursRetryAfter: false })
       await sleep(300)
       const summary = await load.stop()
       assert.deepStrictEqual([...addresses], ["127.0.0.2"])
@@ -73,6 +73,24 @@ describe("startLoad", () => {
       assert.isAtLeast(summary.statuses["429"] ?? 0, summary.statuses["200"] ?? 0)
       assert.strictEqual(summary.tooManyPerSecond, (summary.statuses["429"] ?? 0) / summary.seconds)
       assert.deepStrictEqual(server.paths.slice(0, 6).sort(), ["/a", "/a", "/b", "/b", "/c", "/c"])
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("waits out each refusal's Retry-After on its connection when it honours them", async () => {
+    const server = await recordingServer((_request, response) => {
+      response.statusCode = 429
+      response.setHeader("retry-after", "5")
+      response.end()
+    })
+    try {
+      const load = await startLoad({ baseUrl: server.baseUrl, paths: ["/a"], connections: 3, localAddress: "127.0.0.2", honoursRetryAfter: true })
+      await sleep(300)
+      const summary = await load.stop()
+      // One request a connection: each waits 5 s after its refusal, far beyond the 300 ms watched.
+      assert.strictEqual(server.paths.length, 3)
+      assert.strictEqual(summary.statuses["429"], 3)
     } finally {
       await server.close()
     }

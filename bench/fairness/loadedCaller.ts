@@ -1,7 +1,9 @@
 /**
  * The loaded caller of the fairness bench: the most expensive requests over many connections from
- * an address of its own, each connection sending the next path as soon as its last answer is in,
- * refusals (429) included: the server's quota, not the client, keeps it within its quota. It runs
+ * an address of its own, each connection sending the next path as soon as its last answer is in.
+ * A refusal (429) is waited out for its `Retry-After` on that connection, as a well-behaved client
+ * does, unless the caller floods (`--flood`): then it sends on at once and only the server's quota
+ * holds it back, the refusals' own cost included. It runs
  * on a thread of its own (loadedWorker.ts), so that its client work does not delay the measured
  * caller's timings on the main thread.
  */
@@ -14,6 +16,8 @@ export interface LoadRequest {
   readonly paths: ReadonlyArray<string>
   readonly connections: number
   readonly localAddress: string
+  /** A connection refused (429) waits its `Retry-After` before sending again; false: it floods. */
+  readonly honoursRetryAfter: boolean
 }
 
 export interface LoadReport {

@@ -40,6 +40,8 @@ export interface FairnessOptions {
   readonly crawl: number | undefined
   readonly corpus: number
   readonly corpusSeed: number
+  /** The loaded caller ignores its refusals' `Retry-After` (`--flood`). */
+  readonly flood: boolean
 }
 
 export const MEASURED_ADDRESS = "127.0.0.1"
@@ -90,7 +92,7 @@ const measureRun = async (dataFile: string, corpus: Corpus, options: FairnessOpt
     const unloaded = await phase(corpus.unloaded)
     describe("unloaded", unloaded.phase)
     await refill()
-    const loaded = await phase(corpus.loaded, { baseUrl: server.baseUrl, paths: corpus.heavy, connections: options.connections, localAddress: LOADED_ADDRESS })
+    const loaded = await phase(corpus.loaded, { baseUrl: server.baseUrl, paths: corpus.heavy, connections: options.connections, localAddress: LOADED_ADDRESS, honoursRetryAfter: !options.flood })
     describe("loaded", loaded.phase)
     const loadedCaller = loaded.load
     if (loadedCaller === undefined) throw new Error("the loaded phase ran without its load")
