@@ -51,7 +51,7 @@ describe("parsePrometheus (the test's own reader)", () => {
       const line of [
         "# HELP equides_http_requests_total Requests answered on the public port, by route template and status.",
         "# TYPE equides_http_requests_total counter",
-        "# HELP equides_http_request_duration_seconds Time from the request entering the pipeline to its response, by route template.",
+        "# HELP equides_http_request_duration_seconds Time from the request's admission (in the front door, or in the pipeline when no front door ran) to its answer being written, by route template.",
         "# HELP equides_http_not_modified_total 304 answers (If-None-Match matched; nothing executed).",
         "# HELP equides_http_rate_limited_total 429 answers (quota exhausted).",
         "# HELP equides_http_unavailable_total 503 answers, by reason.",
