@@ -48,7 +48,7 @@ export const descendanceBody = (
     w.ascii(`,"nom":`)
     w.bytes(jsonText(nom))
   }
-  if (data.race.values[data.race.codes[row]] !== "") {
+  if (data.race.codes[row] !== 0) {
     w.ascii(`,"race":`)
     w.bytes(dimensionText(data.race, row))
   }

@@ -6,7 +6,7 @@
  * for byte against its schema's encoding by a property test.
  */
 import type { DatasetData } from "../dataset/DatasetData.ts"
-import type { Dimension, StringArena } from "../dataset/columns.ts"
+import { dictionaryValue, type Dimension, type StringArena } from "../dataset/columns.ts"
 import { ID_BYTES, ID_LENGTH } from "../dataset/ids.ts"
 import { ID_CODES } from "../query/record.ts"
 import { SEXES } from "../vocabulary.ts"
@@ -157,7 +157,7 @@ const dictionaryTexts: Encodings<Dimension> = new WeakMap()
 /** The row's value in a dictionary column (breed, coat) as a JSON string. */
 export const dimensionText = (column: Dimension, row: number): Uint8Array => {
   const code = column.codes[row]
-  return encodingsOf(dictionaryTexts, column)[code] ??= jsonText(column.values[code])
+  return encodingsOf(dictionaryTexts, column)[code] ??= jsonText(dictionaryValue(column.values, code))
 }
 
 const NOM = utf8.encode(`","nom":`)
@@ -169,7 +169,7 @@ const identityTails: Encodings<DatasetData> = new WeakMap()
 const identityTail = (data: DatasetData, row: number): Uint8Array => {
   const sexe = data.sexe.codes[row] - 1
   const code = data.race.codes[row] * SEXES.length + sexe
-  return encodingsOf(identityTails, data)[code] ??= utf8.encode(`,"race":${JSON.stringify(data.race.values[data.race.codes[row]])},"sexe":${JSON.stringify(SEXES[sexe])}`)
+  return encodingsOf(identityTails, data)[code] ??= utf8.encode(`,"race":${JSON.stringify(dictionaryValue(data.race.values, data.race.codes[row]))},"sexe":${JSON.stringify(SEXES[sexe])}`)
 }
 
 /**

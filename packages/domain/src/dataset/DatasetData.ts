@@ -1,4 +1,4 @@
-import type { Dimension, Postings, StringArena } from "./columns.ts"
+import type { Dictionary, Dimension, Postings, StringArena, Vocabulary } from "./columns.ts"
 import type { PerformanceColumn } from "./performances.ts"
 
 /** A year column's marker for "no birth year". */
@@ -29,7 +29,7 @@ export interface Links {
   /** Distinct link names; entry 0 is `""`. */
   readonly names: StringArena
   /** Distinct link breed codes (`races_lien`); entry 0 is `""`. */
-  readonly races: ReadonlyArray<string>
+  readonly races: Dictionary
   /** Link occurrences per breed code, for the `races_lien` reference list. */
   readonly raceCounts: Uint32Array
 }
@@ -128,8 +128,8 @@ export interface DatasetData {
   readonly year: Int32Array
 
   /** Disciplines and index codes (values and rows carrying them); per-row lists below. */
-  readonly discipline: { readonly values: ReadonlyArray<string>; readonly rows: Postings }
-  readonly indice: { readonly values: ReadonlyArray<string>; readonly rows: Postings }
+  readonly discipline: Vocabulary & { readonly rows: Postings }
+  readonly indice: Vocabulary & { readonly rows: Postings }
   /** Row → its distinct discipline codes. */
   readonly rowDisciplines: Postings
   /** Rows carrying performances, ascending. */

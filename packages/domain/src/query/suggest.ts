@@ -21,7 +21,7 @@ import type { DatasetData, TokenIndex } from "../dataset/DatasetData.ts"
 import { foldWords } from "../text/fold.ts"
 import { parameterRequired, valueNotAdmitted } from "../refusal/messages.ts"
 import { InvalidParameter, type QueryResult } from "./errors.ts"
-import { foldedLookup, yearOfCode } from "./filters.ts"
+import { yearOfCode } from "./filters.ts"
 import { referential } from "./referential.ts"
 import { REFERENTIEL_DIMENSIONS } from "../vocabulary.ts"
 import { exactToken, hasTokenIn, prefixRange, prefixSet } from "./nameTokens.ts"
@@ -301,13 +301,10 @@ export const suggest = (data: DatasetData, q: string, limite: number, stats?: Su
 
 /**
  * Builds, ahead of the first request, the per-Dataset caches the queries otherwise build lazily
- * on first use: folded dictionaries (filters), years per code, and every reference list.
+ * on first use: years per code, and every reference list (its kept entries only).
  * Optional; call once after loading (each is O(dictionary size)).
  */
 export const prepareQueries = (data: DatasetData): void => {
-  for (const values of [data.race.values, data.robe.values, data.sexe.values, data.statut.values, data.discipline.values, data.indice.values]) {
-    foldedLookup(values)
-  }
   yearOfCode(data.annee)
   for (const dimension of REFERENTIEL_DIMENSIONS) referential(data, dimension)
 }

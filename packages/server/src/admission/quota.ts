@@ -20,6 +20,7 @@ import {
   CONSANGUINITE_GENERATIONS_MIN,
   type DatasetData,
   DEFAULT_LIMITE,
+  dictionarySize,
   DEFAULT_REPARTITION_LIMITE,
   DEFAULT_SUGGEST_LIMITE,
   DESCENDANCE_LIMITE_DEFAUT,
@@ -245,7 +246,7 @@ export const estimatedBytes = (route: string | undefined, query: QueryScan, data
     case "/v1/stats/repartition":
       // `annee_naissance` is returned in full whatever `limite` says: one row per distinct year.
       return ROW_BYTES.tranche *
-        (query.dimension === "annee_naissance" ? data.annee.values.length : intOr(query.limite, DEFAULT_REPARTITION_LIMITE, MIN_REPARTITION_LIMITE, MAX_REPARTITION_LIMITE))
+        (query.dimension === "annee_naissance" ? dictionarySize(data.annee.values) : intOr(query.limite, DEFAULT_REPARTITION_LIMITE, MIN_REPARTITION_LIMITE, MAX_REPARTITION_LIMITE))
     default:
       return 0
   }

@@ -5,7 +5,7 @@
  * sorted indexes. It handles no record object and, apart from the final dictionaries, no string.
  */
 import { bitsOfLists } from "../bits.ts"
-import type { Dimension, Postings, StringArena } from "../columns.ts"
+import { type Dimension, dictionarySize, type Postings, type StringArena } from "../columns.ts"
 import { type Anomalies, type DatasetData, LINK_NAME_OF_ROW, type LinkColumn, NO_ROW, NO_YEAR, type Provenance } from "../DatasetData.ts"
 import { SEXES } from "../../vocabulary.ts"
 import { encodeId, ID_BYTES } from "../ids.ts"
@@ -14,7 +14,19 @@ import { LINK_KEYS } from "../SourceRecord.ts"
 import { ArenaBuilder, Growable, temporary } from "./growable.ts"
 import { byRank, cumulativeCodes, denseCodes, prefixSets, tokensByLength } from "./bitIndexes.ts"
 import { GrowingIdTable } from "./GrowingIdTable.ts"
-import { groupByCode, identity, indexProgeny, invert, invertThrough, inverse, orderByFame, orderByYear, sortByKey } from "./indexes.ts"
+import {
+  dictionaryOf,
+  groupByCode,
+  identity,
+  indexProgeny,
+  invert,
+  invertThrough,
+  inverse,
+  orderByFame,
+  orderByYear,
+  sortByKey,
+  vocabularyOf
+} from "./indexes.ts"
 import type { BytesColumn, CodesColumn, EncoderSummary, RowBatch } from "./RowBatch.ts"
 
 /** Why a load stops: a duplicate id, on this source line. */
@@ -88,7 +100,7 @@ class ListColumn {
 
 const dimension = (values: ReadonlyArray<string>, codes: Uint8Array | Uint16Array | Uint32Array): Dimension => {
   const rows = groupByCode(codes, values.length)
-  return { values, codes, rows, dense: denseCodes(rows, codes.length) }
+  return { ...vocabularyOf(values), codes, rows, dense: denseCodes(rows, codes.length) }
 }
 
 /** Narrowest unsigned array able to hold every code below `count`. */
@@ -309,7 +321,7 @@ export class DatasetAssembler {
 
     const year = this.#year.final()
     const annee = yearDimension(year)
-    const progeny = indexProgeny(pere.row, mere.row, annee.codes, annee.values.length, byName, nameRank)
+    const progeny = indexProgeny(pere.row, mere.row, annee.codes, dictionarySize(annee.values), byName, nameRank)
     const fame = orderByFame(byName, progeny)
 
     const rowDisciplines = this.#disciplines.finish()
@@ -353,25 +365,25 @@ export class DatasetAssembler {
       statut: dimension(summary.statut, narrow(this.#statut.final(), summary.statut.length)),
       annee,
       year,
-      discipline: { values: summary.discipline, rows: invert(rowDisciplines, summary.discipline.length) },
-      indice: { values: summary.indice, rows: invert(rowIndices, summary.indice.length) },
+      discipline: { ...vocabularyOf(summary.discipline), rows: invert(rowDisciplines, summary.discipline.length) },
+      indice: { ...vocabularyOf(summary.indice), rows: invert(rowIndices, summary.indice.length) },
       rowDisciplines,
       withPerformances: Uint32Array.from(withPerformances),
       withPerformancesBits: bitsOfLists(size, [withPerformances]),
-      yearsUpTo: cumulativeCodes(annee.codes, annee.values.length, size),
+      yearsUpTo: cumulativeCodes(annee.codes, dictionarySize(annee.values), size),
       links: {
         pere,
         mere,
         pere_de_mere: pereDeMere,
         names: this.#linkNames.finish(),
-        races: summary.linkRaces,
+        races: dictionaryOf(summary.linkRaces),
         raceCounts: summary.linkRaceCounts
       },
       progeny,
       byName,
       nameRank,
       nameKey,
-      byYear: orderByYear(annee.codes, annee.values.length),
+      byYear: orderByYear(annee.codes, dictionarySize(annee.values)),
       names: {
         tokens: names.tokens,
         rows: tokenRows,
