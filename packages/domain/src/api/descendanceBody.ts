@@ -19,7 +19,7 @@ import {
   DESCENDANCE_OFFSET_DEFAUT
 } from "../query/descendance.ts"
 import { idOf, nomOf } from "../query/record.ts"
-import { dimensionText, jsonText, utf8, writeIdentity, writer } from "./jsonBytes.ts"
+import { jsonText, utf8, writeIdentity, writer } from "./jsonBytes.ts"
 
 // A Produit's fixed parts, in the schema's key order.
 const OPEN_PRODUIT = utf8.encode(`{"id":"`)
@@ -50,7 +50,7 @@ export const descendanceBody = (
   }
   if (data.race.codes[row] !== 0) {
     w.ascii(`,"race":`)
-    w.bytes(dimensionText(data.race, row))
+    w.dictionaryString(data.race.values, data.race.codes[row])
   }
   w.ascii(`,"fiche_disponible":true},"total":${total},"limite":${size},"offset":${skip},"donnees":[`)
   const first = start + Math.min(skip, total)
