@@ -76,7 +76,10 @@ export interface PrefixSets {
 
 /** Name-token index: sorted distinct folded words and, per word, the rows whose name holds it. */
 export interface TokenIndex {
-  readonly tokens: ReadonlyArray<string>
+  /** The distinct folded words, sorted (code-unit order), in shared memory like every dictionary. */
+  readonly tokens: Dictionary
+  /** Each token's length in UTF-16 code units (a suggestion's score). */
+  readonly lengths: Uint32Array
   /** Rows per token, in fame order (most descendants first, then folded name, then file order). */
   readonly rows: Postings
   /** Token ids per token length (the "rows" of length L), in token order. */

@@ -44,19 +44,15 @@ export const dictionaryValues = (dictionary: Dictionary): Array<string> =>
   Array.from({ length: dictionarySize(dictionary) }, (_, code) => dictionaryValue(dictionary, code))
 
 /**
- * The values of codes `a` and `b` compared as JavaScript compares strings (UTF-16 code units),
- * without decoding them: UTF-8 bytes compare in code point order, which differs only where a
- * character above U+FFFF (surrogates, D800–DBFF, in UTF-16) meets one of U+E000–U+FFFF.
+ * The UTF-8 of `a[i..aEnd)` and of `b[j..bEnd)` compared as JavaScript compares the strings they
+ * encode (UTF-16 code units), without decoding them: UTF-8 bytes compare in code point order, which
+ * differs only where a character above U+FFFF (surrogates, D800–DBFF, in UTF-16) meets one of
+ * U+E000–U+FFFF.
  */
-export const compareDictionaryValues = (dictionary: Dictionary, a: number, b: number): number => {
-  const { bytes, offsets } = dictionary
-  let i = offsets[a]
-  let j = offsets[b]
-  const aEnd = offsets[a + 1]
-  const bEnd = offsets[b + 1]
+export const compareUtf8 = (a: Uint8Array, i: number, aEnd: number, b: Uint8Array, j: number, bEnd: number): number => {
   while (i < aEnd && j < bEnd) {
-    const x = bytes[i]
-    const y = bytes[j]
+    const x = a[i]
+    const y = b[j]
     if (x !== y) {
       // A differing lead byte: a 4-byte sequence (≥ 0xF0) against a 3-byte one from U+E000 (0xEE, 0xEF).
       if ((x >= 0xf0 && (y === 0xee || y === 0xef)) || (y >= 0xf0 && (x === 0xee || x === 0xef))) return y - x
@@ -67,6 +63,10 @@ export const compareDictionaryValues = (dictionary: Dictionary, a: number, b: nu
   }
   return (aEnd - i) - (bEnd - j)
 }
+
+/** The values of codes `a` and `b` compared as JavaScript compares the strings (see `compareUtf8`). */
+export const compareDictionaryValues = ({ bytes, offsets }: Dictionary, a: number, b: number): number =>
+  compareUtf8(bytes, offsets[a], offsets[a + 1], bytes, offsets[b], offsets[b + 1])
 
 /**
  * Rows grouped by key (a dictionary code, a token…): the rows of key `k` are

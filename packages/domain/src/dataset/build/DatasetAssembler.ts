@@ -385,7 +385,8 @@ export class DatasetAssembler {
       nameKey,
       byYear: orderByYear(annee.codes, dictionarySize(annee.values)),
       names: {
-        tokens: names.tokens,
+        tokens: dictionaryOf(names.tokens),
+        lengths: Uint32Array.from(names.tokens, (token) => token.length),
         rows: tokenRows,
         byLength: tokensByLength(names.tokens),
         keyTokens,

@@ -409,7 +409,8 @@ describe("DatasetBuilder", () => {
       expect([...data.byName]).toEqual(byName)
       byName.forEach((row, rank) => expect(data.nameRank[row]).toBe(rank))
       const tokens = [...new Set(model.words.flatMap((words) => [...words]))].sort(compareText)
-      expect(data.names.tokens).toEqual(tokens)
+      expect(dictionaryValues(data.names.tokens)).toEqual(tokens)
+      expect([...data.names.lengths]).toEqual(tokens.map((token) => token.length))
       const fame = (a: number, b: number) =>
         model.descendants[b] - model.descendants[a] || compareText(model.nameKey[a], model.nameKey[b]) || a - b
       tokens.forEach((token, t) => {
