@@ -75,6 +75,8 @@ export interface AnswerPathOptions extends WrkOptions {
   readonly seed: number
   readonly count: number
   readonly dataFile: string | undefined
+  /** The hard extract (see `ensureExtract`) instead of the plain one. */
+  readonly racePollution?: number | undefined
   readonly serverEnv: Readonly<Record<string, string>>
 }
 
@@ -84,7 +86,7 @@ export const measureAnswerPaths = async (options: AnswerPathOptions): Promise<{ 
     process.stderr.write("wrk is not installed: the answer-path section is skipped (apt-get install wrk)\n")
     return undefined
   }
-  const dataFile = options.dataFile ?? (await ensureExtract(options.seed, options.count))
+  const dataFile = options.dataFile ?? (await ensureExtract(options.seed, options.count, options.racePollution))
   const env = { ...options.serverEnv, RATE_LIMIT_RATE: "0" }
   const pinning = await findPinning(availableParallelism())
   const pinned = async <S extends Started>(server: S): Promise<S> => {

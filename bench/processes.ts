@@ -83,12 +83,16 @@ export const freePort = (): Promise<number> =>
     })
   })
 
-/** A generated extract under bench/cache, made by the project's generator the first time only. */
-export const ensureExtract = async (seed: number, count: number): Promise<string> => {
-  const file = join(CACHE_DIR, `equides-seed${seed}-${count}.jsonl`)
+/**
+ * A generated extract under bench/cache, made by the project's generator the first time only;
+ * with `racePollution`, its hard twin (`race` polluted that many times as much as the registry's).
+ */
+export const ensureExtract = async (seed: number, count: number, racePollution?: number): Promise<string> => {
+  const polluted = racePollution === undefined ? [] : ["--race-pollution", String(racePollution)]
+  const file = join(CACHE_DIR, `equides-seed${seed}-${count}${racePollution === undefined ? "" : `-race${racePollution}`}.jsonl`)
   if (existsSync(file)) return file
-  process.stderr.write(`generating ${count} records (seed ${seed}) into ${file}…\n`)
-  const generator = await start("generate", "packages/ingest/src/cli.ts", ["generate", "--seed", String(seed), "--count", String(count), "--out", file], {})
+  process.stderr.write(`generating ${count} records (seed ${seed}${racePollution === undefined ? "" : `, race pollution ${racePollution}`}) into ${file}…\n`)
+  const generator = await start("generate", "packages/ingest/src/cli.ts", ["generate", "--seed", String(seed), "--count", String(count), ...polluted, "--out", file], {})
   const outcome = await generator.exited
   if (outcome !== "code 0") throw new Error(`the generator failed (${outcome}):\n${tail(generator.log)}`)
   return file

@@ -15,7 +15,7 @@ export const RESULTS_DIR = join(ROOT, "bench", "results")
 
 /** Start to ready: from a raw extract, and from a prepared snapshot (design 5). */
 export const START_TARGET_RAW_S = 60
-export const START_TARGET_SNAPSHOT_S = 5
+export const START_TARGET_SNAPSHOT_S = 3
 export const RSS_TARGET_BYTES = 1.1 * 2 ** 30
 
 export interface Machine {

@@ -24,12 +24,16 @@ import { runDiverse } from "./diverse/run.ts"
 import { runFairness } from "./fairness/run.ts"
 import { benchRoutes, pickValues, probe, type Route } from "./routes.ts"
 import { runScaling, SCALING_COUNTS } from "./scaling.ts"
+import { HARD_RACE_POLLUTION, runStarts } from "./starts.ts"
 import { runStore, STORE_BENCH_COUNT } from "./store.ts"
 
 const USAGE = `usage: npm run bench -- [options]
 
   --count N            records of the generated extract (default 4450000); cached in bench/cache/
   --seed N             generator seed (default 1)
+  --race-pollution N   the hard extract instead: race polluted N times as much as the registry's (race
+                       times with their own codes; 30: about 352 000 distinct values at 4.45 M);
+                       cached in bench/cache/ as equides-seedS-COUNT-raceN.jsonl
   --data-file FILE     serve FILE instead of a generated extract (any file DATA_FILE accepts)
   --server-env K=V     extra environment for the server, repeatable (e.g. LOG_LEVEL=warn, or the
                        variable that points the server at a prepared snapshot)
@@ -38,6 +42,9 @@ const USAGE = `usage: npm run bench -- [options]
   --connections N      concurrent connections (default 50)
   --warmup S           unrecorded seconds of load per route before measuring (default 1; 0: none)
   --scaling            start time, RSS and the heaviest queries at several sizes instead
+  --starts             start and memory only (no load): --runs starts from the snapshot of the extract
+                       and of its hard twin (--race-pollution, default 30), WORKERS=2; per start the
+                       time to /readyz 200, resident memory and heap 5 s later; medians
   --counts A,B,…       sizes for --scaling (default ${SCALING_COUNTS.join(",")})
 
   --answer-paths       only the wrk section (run at the end of the default bench too): a 304 and a kept
@@ -92,6 +99,7 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
     options: {
       count: { type: "string" },
       seed: { type: "string" },
+      "race-pollution": { type: "string" },
       "data-file": { type: "string" },
       "server-env": { type: "string", multiple: true },
       duration: { type: "string" },
@@ -99,6 +107,7 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
       connections: { type: "string" },
       warmup: { type: "string" },
       scaling: { type: "boolean" },
+      starts: { type: "boolean" },
       counts: { type: "string" },
       diverse: { type: "boolean" },
       fairness: { type: "boolean" },
@@ -129,6 +138,10 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
     throw new UsageError("--fairness is a bench of its own: not with --diverse, --scaling, --store or --answer-paths")
   }
   if (fairness && values.warmup !== undefined) throw new UsageError("--fairness warms its server up itself: --warmup does not apply")
+  const starts = values.starts === true
+  if (starts && (diverse || values.scaling === true || values.store !== undefined || values["answer-paths"] === true)) {
+    throw new UsageError("--starts is a bench of its own: not with --diverse, --scaling, --store or --answer-paths")
+  }
   const workers = (values.workers ?? []).flatMap((list) => list.split(",")).map((text) => Math.floor(number("workers", text, 0, 0)))
   if (fairness && workers.length > 1) throw new UsageError("--fairness measures one pool size: give --workers one value")
   return {
@@ -136,6 +149,8 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
     count: Math.floor(number("count", values.count, values.store === undefined ? 4_450_000 : STORE_BENCH_COUNT, 1)),
     seed: Math.floor(number("seed", values.seed, 1, 0)),
     dataFile: values["data-file"],
+    racePollution: values["race-pollution"] === undefined ? undefined : number("race-pollution", values["race-pollution"], 0, 0),
+    starts,
     serverEnv,
     duration: number("duration", values.duration, 10, 1),
     runs: Math.floor(number("runs", values.runs, 3, 1)),
@@ -160,7 +175,7 @@ const parseOptions = (argv: ReadonlyArray<string>) => {
 type Options = ReturnType<typeof parseOptions>
 
 const bench = async (startedAt: Date, machine: Machine, options: Options): Promise<void> => {
-  const dataFile = options.dataFile ?? (await ensureExtract(options.seed, options.count))
+  const dataFile = options.dataFile ?? (await ensureExtract(options.seed, options.count, options.racePollution))
   const bare = await startBare()
   process.stderr.write(`starting the API on ${dataFile}\n`)
   const server = await startApi(dataFile, options.serverEnv)
@@ -234,7 +249,8 @@ const main = async (): Promise<number> => {
   if (machine.loadAverage[0] > machine.cpus / 2) {
     process.stderr.write(`warning: load average ${machine.loadAverage[0]} on ${machine.cpus} CPUs: other work will skew the results\n`)
   }
-  if (options.scaling) await runScaling(startedAt, machine, options)
+  if (options.starts) await runStarts(startedAt, machine, { ...options, racePollution: options.racePollution ?? HARD_RACE_POLLUTION })
+  else if (options.scaling) await runScaling(startedAt, machine, options)
   else if (options.diverse) await runDiverse(startedAt, machine, options)
   else if (options.fairness) await runFairness(startedAt, machine, { ...options, workers: options.fairnessWorkers })
   else if (options.answerPaths) await runAnswerPaths(startedAt, machine, options)

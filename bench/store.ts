@@ -18,6 +18,8 @@ export interface StoreOptions extends SeriesOptions {
   readonly count: number
   readonly seed: number
   readonly dataFile: string | undefined
+  /** The hard extract (see `ensureExtract`) instead of the plain one. */
+  readonly racePollution?: number | undefined
   readonly serverEnv: Readonly<Record<string, string>>
 }
 
@@ -61,7 +63,7 @@ interface StoreRun {
 export const STORE_BENCH_COUNT = 30_000
 
 export const runStore = async (startedAt: Date, machine: Machine, options: StoreOptions): Promise<void> => {
-  const dataFile = options.dataFile ?? (await ensureExtract(options.seed, options.count))
+  const dataFile = options.dataFile ?? (await ensureExtract(options.seed, options.count, options.racePollution))
   const redis = await startRedis()
   const stores = [
     { store: "quota off", env: { RATE_LIMIT_RATE: "0" } },

@@ -20,6 +20,8 @@ export interface DiverseOptions {
   readonly seed: number
   readonly count: number
   readonly dataFile: string | undefined
+  /** The hard extract (see `ensureExtract`) instead of the plain one. */
+  readonly racePollution?: number | undefined
   readonly serverEnv: Readonly<Record<string, string>>
   readonly duration: number
   readonly runs: number
@@ -58,7 +60,7 @@ const describeCorpora = (families: ReadonlyArray<Family>) =>
   families.map((family) => ({ name: family.name, description: family.description, paths: family.paths.length, first: family.paths.slice(0, 5) }))
 
 export const runDiverse = async (startedAt: Date, machine: Machine, options: DiverseOptions): Promise<void> => {
-  const dataFile = options.dataFile ?? (await ensureExtract(options.seed, options.count))
+  const dataFile = options.dataFile ?? (await ensureExtract(options.seed, options.count, options.racePollution))
   log(`drawing the corpora from ${dataFile}, on a server of its own`)
   const sampler = await startApi(dataFile, options.serverEnv)
   const drawStarted = performance.now()

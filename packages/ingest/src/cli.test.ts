@@ -45,6 +45,14 @@ describe("ingest CLI", () => {
     expect(statSync(snapshot).size).toBeGreaterThan(0)
   }, 60_000)
 
+  it("generates the hard extract with --race-pollution: the generator's lines with that option", () => {
+    const out = tmp.path("hard.jsonl")
+    const generated = run("generate", "--seed", "3", "--count", "500", "--race-pollution", "30", "--out", out)
+    expect(generated.status).toBe(0)
+    expect(readFileSync(out, "utf8")).toBe([...serializeExtract(generateExtract({ seed: 3, count: 500, racePollution: 30 }), "jsonl")].join(""))
+    expect(readFileSync(out, "utf8")).not.toBe([...serializeExtract(generateExtract({ seed: 3, count: 500 }), "jsonl")].join(""))
+  }, 30_000)
+
   it("prints the help and what is wrong, and exits with 2, on a bad command line", () => {
     for (
       const [args, wrong] of [
@@ -53,6 +61,7 @@ describe("ingest CLI", () => {
         [["generate", "--seed", "1", "--count", "ten", "--out", tmp.path("a.jsonl")], /--count: "ten".*an integer between 0 and 100000000/],
         [["generate", "--seed", "1", "--count", "10", "--out", tmp.path("a.txt")], /--out: .*a name ending in \.jsonl, \.ndjson or \.csv/],
         [["generate", "--seed", "1", "--count", "10", "--out", tmp.path("a.jsonl"), "--colour", "red"], /Unrecognized flag: --colour/],
+        [["generate", "--seed", "1", "--count", "10", "--race-pollution", "x", "--out", tmp.path("a.jsonl")], /--race-pollution: "x".*an integer between 0 and 378/],
         [["check"], /Missing required argument: file/]
       ] as const
     ) {

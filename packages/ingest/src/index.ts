@@ -18,22 +18,5 @@ export {
   writeSnapshot
 } from "./snapshot/Snapshot.ts"
 export { SnapshotError } from "./snapshot/SnapshotError.ts"
-export {
-  generateExtract,
-  type GenerateOptions,
-  generatePopulation,
-  MAX_SEED,
-  SAMPLE_OPTIONS
-} from "./generate/generateExtract.ts"
-export type { Population } from "./generate/population.ts"
-export type { RawLine, RawLink } from "./generate/rawLine.ts"
-export {
-  type ExtractFormat,
-  type ExtractTarget,
-  extractTargetOf,
-  serializeExtract,
-  writeExtract,
-  type WriteSummary
-} from "./generate/writeExtract.ts"
 export { attachDataset, type DatasetShare, shareDataset, type SharedLeaf } from "./shared/sharedDataset.ts"
 export { codeDigest } from "./codeDigest.ts"

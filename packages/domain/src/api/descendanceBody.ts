@@ -19,7 +19,7 @@ import {
   DESCENDANCE_OFFSET_DEFAUT
 } from "../query/descendance.ts"
 import { idOf, nomOf } from "../query/record.ts"
-import { dimensionText, emptyWriter, jsonText, utf8, writeIdentity } from "./jsonBytes.ts"
+import { emptyWriter, jsonText, utf8, writeIdentity } from "./jsonBytes.ts"
 
 // A Produit's fixed parts, in the schema's key order.
 const OPEN_PRODUIT = utf8.encode(`{"id":"`)
@@ -48,9 +48,9 @@ export const descendanceBody = (
     w.ascii(`,"nom":`)
     w.bytes(jsonText(nom))
   }
-  if (data.race.values[data.race.codes[row]] !== "") {
+  if (data.race.codes[row] !== 0) {
     w.ascii(`,"race":`)
-    w.bytes(dimensionText(data.race, row))
+    w.dictionaryString(data.race.values, data.race.codes[row])
   }
   w.ascii(`,"fiche_disponible":true},"total":${total},"limite":${size},"offset":${skip},"donnees":[`)
   const first = start + Math.min(skip, total)

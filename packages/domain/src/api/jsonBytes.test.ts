@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
+import { dictionaryOf } from "../dataset/build/indexes.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { buildDataset } from "../dataset/Dataset.ts"
 import { encodeId, ID_BYTES } from "../dataset/ids.ts"
@@ -30,6 +31,18 @@ describe("Writer", () => {
     const numbers = fc.oneof(fc.integer({ min: 0, max: 3000 }), fc.constantFrom(0, 9, 10, 99, 100, 2024, Number.MAX_SAFE_INTEGER), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer())
     fc.assert(fc.property(numbers, (n) => {
       expect(written((w) => w.int(n))).toBe(JSON.stringify(n))
+    }))
+  })
+
+  it("writes a dictionary value as JSON.stringify writes it, a leading byte order mark kept", () => {
+    const value = fc.oneof(fc.string({ unit: "grapheme" }), fc.constantFrom("\uFEFFSelle Français", "a\"b\\c\n\u0001\u001f", "\u2028\u{1F40E}", ""))
+    fc.assert(fc.property(fc.array(value, { minLength: 1, maxLength: 20 }), (values) => {
+      const dictionary = dictionaryOf(values)
+      values.forEach((v, code) => {
+        const w = new Writer()
+        w.dictionaryString(dictionary, code)
+        expect(w.take()).toEqual(new TextEncoder().encode(JSON.stringify(v)))
+      })
     }))
   })
 

@@ -1,12 +1,12 @@
 /**
- * JSON bodies written straight as UTF-8 bytes (issue 9, item 3): a growing buffer, names copied
- * from the dataset's arena with `JSON.stringify`'s escapes, dictionary values (breed, coat, sex)
- * encoded once per dataset. Used by the progeny page (`descendanceBody.ts`), the pedigree
+ * JSON bodies written straight as UTF-8 bytes (issue 9, item 3): a growing buffer, names and
+ * dictionary values (breed, coat) copied from the dataset's shared bytes with `JSON.stringify`'s
+ * escapes, the four sexes encoded once. Used by the progeny page (`descendanceBody.ts`), the pedigree
  * (`pedigreeBody.ts`) and the list's page of summaries (`resumePageBody.ts`), each checked byte
  * for byte against its schema's encoding by a property test.
  */
 import type { DatasetData } from "../dataset/DatasetData.ts"
-import type { Dimension, StringArena } from "../dataset/columns.ts"
+import type { Dictionary, StringArena } from "../dataset/columns.ts"
 import { ID_BYTES, ID_LENGTH } from "../dataset/ids.ts"
 import { ID_CODES } from "../query/record.ts"
 import { SEXES } from "../vocabulary.ts"
@@ -97,9 +97,20 @@ export class Writer {
 
   /** String `i` of `arena` as a JSON string: its UTF-8 bytes with `JSON.stringify`'s escapes. */
   arenaString(arena: StringArena, i: number): void {
-    const source = arena.bytes
-    const start = arena.offsets[i]
-    const end = arena.offsets[i + 1]
+    this.utf8String(arena.bytes, arena.offsets[i], arena.offsets[i + 1])
+  }
+
+  /**
+   * Value `code` of a dictionary as a JSON string, as `dictionaryValue` reads it (a leading byte
+   * order mark kept), from the shared bytes: no encoding kept per value and thread, where a
+   * polluted `race` has hundreds of thousands of values.
+   */
+  dictionaryString(values: Dictionary, code: number): void {
+    this.utf8String(values.bytes, values.offsets[code], values.offsets[code + 1])
+  }
+
+  /** UTF-8 bytes `start..end` of `source` as a JSON string, with `JSON.stringify`'s escapes. */
+  private utf8String(source: Uint8Array, start: number, end: number): void {
     this.reserve(6 * (end - start) + 2)
     const buffer = this.buffer
     let at = this.length
@@ -146,38 +157,10 @@ export const emptyWriter = (): Writer => {
   return threadWriter
 }
 
-/** Encoded byte strings by code, for each owner (a column, a dataset), filled on first use. */
-type Encodings<K extends WeakKey> = WeakMap<K, Array<Uint8Array | undefined>>
-
-const encodingsOf = <K extends WeakKey>(encodings: Encodings<K>, owner: K): Array<Uint8Array | undefined> => {
-  let table = encodings.get(owner)
-  if (table === undefined) {
-    table = []
-    encodings.set(owner, table)
-  }
-  return table
-}
-
-/** Each dictionary column's values as JSON strings. */
-const dictionaryTexts: Encodings<Dimension> = new WeakMap()
-
-/** The row's value in a dictionary column (breed, coat) as a JSON string. */
-export const dimensionText = (column: Dimension, row: number): Uint8Array => {
-  const code = column.codes[row]
-  return encodingsOf(dictionaryTexts, column)[code] ??= jsonText(column.values[code])
-}
-
 const NOM = utf8.encode(`","nom":`)
-
-/** Each dataset's `,"race":<breed>,"sexe":<sex>` by breed and sex. */
-const identityTails: Encodings<DatasetData> = new WeakMap()
-
-/** The row's `,"race":<breed>,"sexe":<sex>`: one copy where there were four. */
-const identityTail = (data: DatasetData, row: number): Uint8Array => {
-  const sexe = data.sexe.codes[row] - 1
-  const code = data.race.codes[row] * SEXES.length + sexe
-  return encodingsOf(identityTails, data)[code] ??= utf8.encode(`,"race":${JSON.stringify(data.race.values[data.race.codes[row]])},"sexe":${JSON.stringify(SEXES[sexe])}`)
-}
+const RACE = utf8.encode(`,"race":`)
+/** `,"sexe":<sex>` by sex code (1..4). */
+const SEXE_TAILS = ["", ...SEXES].map((sexe) => utf8.encode(`,"sexe":${JSON.stringify(sexe)}`))
 
 /**
  * A row's identity as a `Produit` and a `Noeud` both begin, written after their `{"id":"`:
@@ -187,5 +170,7 @@ export const writeIdentity = (w: Writer, data: DatasetData, row: number): void =
   w.id(data, row)
   w.bytes(NOM)
   w.arenaString(data.nom, row)
-  w.bytes(identityTail(data, row))
+  w.bytes(RACE)
+  w.dictionaryString(data.race.values, data.race.codes[row])
+  w.bytes(SEXE_TAILS[data.sexe.codes[row]])
 }

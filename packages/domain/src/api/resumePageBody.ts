@@ -11,7 +11,7 @@
  */
 import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
 import type { Pagination } from "../schemas/lists.ts"
-import { dimensionText, emptyWriter, utf8, writeIdentity } from "./jsonBytes.ts"
+import { emptyWriter, utf8, writeIdentity } from "./jsonBytes.ts"
 
 // A Resume's fixed parts, in the schema's key order.
 const OPEN_PAGE = utf8.encode(`{"donnees":[`)
@@ -37,7 +37,7 @@ export const resumePageBody = (data: DatasetData, rows: ArrayLike<number>, pagin
     }
     if (data.robe.codes[row] !== 0) {
       w.bytes(ROBE)
-      w.bytes(dimensionText(data.robe, row))
+      w.dictionaryString(data.robe.values, data.robe.codes[row])
     }
     w.bytes(CLOSE)
   }

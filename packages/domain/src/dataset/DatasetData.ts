@@ -1,4 +1,4 @@
-import type { Dimension, Postings, StringArena } from "./columns.ts"
+import type { Dictionary, Dimension, Postings, StringArena, Vocabulary } from "./columns.ts"
 import type { GeneticColumns } from "../genetics/columns.ts"
 import type { PerformanceColumn } from "./performances.ts"
 
@@ -30,7 +30,7 @@ export interface Links {
   /** Distinct link names; entry 0 is `""`. */
   readonly names: StringArena
   /** Distinct link breed codes (`races_lien`); entry 0 is `""`. */
-  readonly races: ReadonlyArray<string>
+  readonly races: Dictionary
   /** Link occurrences per breed code, for the `races_lien` reference list. */
   readonly raceCounts: Uint32Array
 }
@@ -77,7 +77,10 @@ export interface PrefixSets {
 
 /** Name-token index: sorted distinct folded words and, per word, the rows whose name holds it. */
 export interface TokenIndex {
-  readonly tokens: ReadonlyArray<string>
+  /** The distinct folded words, sorted (code-unit order), in shared memory like every dictionary. */
+  readonly tokens: Dictionary
+  /** Each token's length in UTF-16 code units (a suggestion's score). */
+  readonly lengths: Uint32Array
   /** Rows per token, in fame order (most descendants first, then folded name, then file order). */
   readonly rows: Postings
   /** Token ids per token length (the "rows" of length L), in token order. */
@@ -129,8 +132,8 @@ export interface DatasetData {
   readonly year: Int32Array
 
   /** Disciplines and index codes (values and rows carrying them); per-row lists below. */
-  readonly discipline: { readonly values: ReadonlyArray<string>; readonly rows: Postings }
-  readonly indice: { readonly values: ReadonlyArray<string>; readonly rows: Postings }
+  readonly discipline: Vocabulary & { readonly rows: Postings }
+  readonly indice: Vocabulary & { readonly rows: Postings }
   /** Row → its distinct discipline codes. */
   readonly rowDisciplines: Postings
   /** Rows carrying performances, ascending. */

@@ -11,7 +11,7 @@
  * A breakdown of a large selection thus costs at most about n / 2 row reads.
  */
 import { countAnd } from "../dataset/bits.ts"
-import { type DenseCodes, type Dimension, postingsCount, postingsOf, type Postings } from "../dataset/columns.ts"
+import { type DenseCodes, dictionarySize, type Dimension, postingsCount, postingsOf, type Postings } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { postingsCounts } from "./referential.ts"
 import type { Selection } from "./selection.ts"
@@ -34,7 +34,7 @@ export type Values =
   }
   | { readonly kind: "lists"; readonly perRow: Postings; readonly totals: Postings; readonly valueCount: number }
 
-const valueCount = (values: Values): number => (values.kind === "column" ? values.dim.values.length : values.valueCount)
+const valueCount = (values: Values): number => (values.kind === "column" ? dictionarySize(values.dim.values) : values.valueCount)
 
 /** Adds to `counts` the values of every row set in `bits` (or, with `unset`, every row below `size` not set). */
 const countBitRows = (values: Values, bits: Uint32Array, size: number, unset: boolean, counts: Uint32Array): void => {

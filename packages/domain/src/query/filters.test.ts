@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Result } from "effect"
+import { dictionaryValue } from "../dataset/columns.ts"
 import { buildDataset } from "../dataset/Dataset.ts"
 import type { SourceRecord } from "../dataset/SourceRecord.ts"
 import { idN } from "../testing/ids.ts"
@@ -33,8 +34,8 @@ describe("resolveFilters", () => {
 
   it("matches folded whole values, keeping every raw value that folds alike", () => {
     const f = ok({ race: ["selle francais"] })
-    expect(f.race?.map((code) => data.race.values[code]).sort()).toEqual(["SELLE FRANÇAIS", "Selle Francais"])
-    expect(ok({ robe: ["alezan brule"] }).robe?.map((c) => data.robe.values[c])).toEqual(["Alezan Brûlé"])
+    expect(f.race?.map((code) => dictionaryValue(data.race.values, code)).sort()).toEqual(["SELLE FRANÇAIS", "Selle Francais"])
+    expect(ok({ robe: ["alezan brule"] }).robe?.map((c) => dictionaryValue(data.robe.values, c))).toEqual(["Alezan Brûlé"])
     expect(ok({ sexe: ["male,FEMELLE"] }).sexe).toEqual([1, 2])
     expect(ok({ sexe: ["indeter"] }).sexe).toEqual([4])
     expect(ok({ discipline: ["trot course"], indice: ["btr"] }).indice).toEqual([1])

@@ -10,7 +10,7 @@
  * Within a dimension values combine with OR, across dimensions with AND.
  */
 import { Result } from "effect"
-import { type Dimension, lowerBound } from "../dataset/columns.ts"
+import { type Dimension, dictionarySize, dictionaryValue, dictionaryValues, lowerBound, type Vocabulary } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { foldValue, foldWords } from "../text/fold.ts"
 import { hintFor, nearestValues, quote } from "../refusal/hints.ts"
@@ -77,24 +77,21 @@ export const isUnfiltered = (filters: ResolvedFilters): boolean =>
   filters.avecPerformances === undefined
 
 // ---------------------------------------------------------------------------------------------
-// Folded lookups, built once per dictionary (the Dataset is immutable).
+// Folded lookups, on each vocabulary's folded order (built with the Dataset, shared by every thread).
 
-const lookups = new WeakMap<ReadonlyArray<string>, Map<string, Array<number>>>()
-
-/** Folded value → codes carrying it (code 0, absent, excluded). */
-export const foldedLookup = (values: ReadonlyArray<string>): Map<string, Array<number>> => {
-  let map = lookups.get(values)
-  if (map === undefined) {
-    map = new Map()
-    for (let code = 1; code < values.length; code++) {
-      const key = foldValue(values[code])
-      const codes = map.get(key)
-      if (codes === undefined) map.set(key, [code])
-      else codes.push(code)
-    }
-    lookups.set(values, map)
+/** Codes whose value folds to `key` (code 0, absent, never), ascending; empty when none does. */
+export const foldedCodes = ({ values, folded }: Vocabulary, key: string): Array<number> => {
+  const keyAt = (i: number): string => foldValue(dictionaryValue(values, folded[i]))
+  let lo = 0
+  let hi = folded.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (keyAt(mid) < key) lo = mid + 1
+    else hi = mid
   }
-  return map
+  const codes: Array<number> = []
+  for (let i = lo; i < folded.length && keyAt(i) === key; i++) codes.push(folded[i])
+  return codes
 }
 
 const yearTables = new WeakMap<Dimension, Int32Array>()
@@ -103,13 +100,12 @@ const yearTables = new WeakMap<Dimension, Int32Array>()
 export const yearOfCode = (annee: Dimension): Int32Array => {
   let years = yearTables.get(annee)
   if (years === undefined) {
-    years = new Int32Array(annee.values.length)
-    for (let code = 1; code < annee.values.length; code++) years[code] = Number(annee.values[code])
+    years = new Int32Array(dictionarySize(annee.values))
+    for (let code = 1; code < years.length; code++) years[code] = Number(dictionaryValue(annee.values, code))
     yearTables.set(annee, years)
   }
   return years
 }
-
 
 /** Code of a birth year in the `annee` dimension, 0 when no row has it. */
 export const codeOfYear = (annee: Dimension, year: number): number => {
@@ -143,18 +139,17 @@ const REFERENTIEL: Record<string, string> = {
 
 export const admittedHint = (parametre: string): string => `valeurs admises : /v1/referentiels/${REFERENTIEL[parametre]}`
 
-/** Resolves the values of one reference-list parameter to codes of `values` (OR). */
+/** Resolves the values of one reference-list parameter to codes of `vocabulary` (OR). */
 export const resolveCodes = (
   parametre: string,
   input: ReadonlyArray<string>,
-  values: ReadonlyArray<string>
+  vocabulary: Vocabulary
 ): QueryResult<ReadonlyArray<number>> => {
-  const lookup = foldedLookup(values)
   const codes = new Set<number>()
   for (const value of splitValues(input)) {
-    const matched = value === "" ? undefined : lookup.get(foldValue(value))
-    if (matched === undefined) {
-      const nearest = value === "" ? [] : nearestValues(value, values.slice(1))
+    const matched = value === "" ? [] : foldedCodes(vocabulary, foldValue(value))
+    if (matched.length === 0) {
+      const nearest = value === "" ? [] : nearestValues(value, dictionaryValues(vocabulary.values).slice(1))
       return Result.fail(notAdmitted(parametre, value, hintFor(nearest, admittedHint(parametre))))
     }
     for (const code of matched) codes.add(code)
@@ -263,18 +258,18 @@ const resolveYears = (
  * FILTER_PARAMETERS) is reported.
  */
 export const resolveFilters = (data: DatasetData, input: FilterInput): QueryResult<ResolvedFilters> => {
-  const dims: Array<[keyof FilterInput, ReadonlyArray<string>]> = [
-    ["race", data.race.values],
-    ["robe", data.robe.values],
-    ["sexe", data.sexe.values],
-    ["discipline", data.discipline.values],
-    ["indice", data.indice.values]
+  const dims: Array<[keyof FilterInput, Vocabulary]> = [
+    ["race", data.race],
+    ["robe", data.robe],
+    ["sexe", data.sexe],
+    ["discipline", data.discipline],
+    ["indice", data.indice]
   ]
   const resolved: Record<string, ReadonlyArray<number> | undefined> = {}
-  for (const [name, values] of dims) {
+  for (const [name, vocabulary] of dims) {
     const raw = input[name] as ReadonlyArray<string> | undefined
     if (raw === undefined) continue
-    const codes = resolveCodes(name, raw, values)
+    const codes = resolveCodes(name, raw, vocabulary)
     if (Result.isFailure(codes)) return Result.fail(codes.failure)
     resolved[name] = codes.success
   }
@@ -294,7 +289,7 @@ export const resolveFilters = (data: DatasetData, input: FilterInput): QueryResu
   }
   let statut: ReadonlyArray<number> | undefined
   if (input.statut_reproducteur !== undefined) {
-    const codes = resolveCodes("statut_reproducteur", input.statut_reproducteur, data.statut.values)
+    const codes = resolveCodes("statut_reproducteur", input.statut_reproducteur, data.statut)
     if (Result.isFailure(codes)) return Result.fail(codes.failure)
     statut = codes.success
   }

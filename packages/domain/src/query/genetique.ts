@@ -7,7 +7,7 @@
  * use in the thread that answers (a query worker) and kept there.
  */
 import { Result } from "effect"
-import { postingsOf } from "../dataset/columns.ts"
+import { dictionaryValue, postingsOf } from "../dataset/columns.ts"
 import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
 import { ancestorContributions } from "../genetics/ancestors.ts"
 import { founderContributions } from "../genetics/founders.ts"
@@ -19,7 +19,7 @@ import { individualIncrease, yearFigures } from "../genetics/trend.ts"
 import type { Genetique, StatsGenetique } from "../schemas/genetique.ts"
 import { foldValue } from "../text/fold.ts"
 import { InvalidParameter, type QueryResult } from "./errors.ts"
-import { foldedLookup, resolveCodes, resolveFilters } from "./filters.ts"
+import { foldedCodes, resolveCodes, resolveFilters } from "./filters.ts"
 import { anneeOf, idOf, nomOf, raceOf, sexeOf } from "./record.ts"
 import { select } from "./select.ts"
 import { selectionRows } from "./selection.ts"
@@ -91,7 +91,7 @@ const breedOf = (data: DatasetData, codes: ReadonlyArray<number> | undefined): B
       if (most < 0 || part.length > parts[most].length) most = k
     }
     rows = all.sort()
-    race = data.race.values[codes[most]]
+    race = dictionaryValue(data.race.values, codes[most])
   }
   const reference = referencePopulation(data.year, NO_YEAR, rows, loadYearOf(data))
   let meanInbreeding = 0
@@ -108,7 +108,7 @@ const breedOf = (data: DatasetData, codes: ReadonlyArray<number> | undefined): B
 const codesOfRow = (data: DatasetData, row: number): ReadonlyArray<number> | undefined => {
   const code = data.race.codes[row]
   if (code === 0) return undefined
-  return foldedLookup(data.race.values).get(foldValue(data.race.values[code]))
+  return foldedCodes(data.race, foldValue(dictionaryValue(data.race.values, code)))
 }
 
 const parenteOf = (data: DatasetData, key: string, breed: Breed): Float32Array => {
@@ -202,7 +202,7 @@ export const statsGenetique = (data: DatasetData, query: GenetiqueInput): QueryR
   }
   let codes: ReadonlyArray<number> | undefined
   if (race !== undefined) {
-    const resolved = resolveCodes("race", race, data.race.values)
+    const resolved = resolveCodes("race", race, data.race)
     if (Result.isFailure(resolved)) return Result.fail(resolved.failure)
     codes = resolved.success
   }

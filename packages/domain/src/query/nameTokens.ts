@@ -5,26 +5,56 @@
  * integer comparisons, never a folding of its name.
  */
 import { wordsFor } from "../dataset/bits.ts"
-import { lowerBound } from "../dataset/columns.ts"
+import { compareUtf8, type Dictionary, dictionarySize } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 
+const encoder = new TextEncoder()
+
+/** A word as the tokens are compared with it: its UTF-8. */
+export const tokenKey = (word: string): Uint8Array => encoder.encode(word)
+
+/** Token `t` compared with `key` as the strings compare (code units). */
+export const compareToken = ({ bytes, offsets }: Dictionary, t: number, key: Uint8Array): number =>
+  compareUtf8(bytes, offsets[t], offsets[t + 1], key, 0, key.length)
+
+/** Whether token `t` begins with `key` (a UTF-8 prefix is a string prefix: tokens are well-formed). */
+export const tokenStartsWith = ({ bytes, offsets }: Dictionary, t: number, key: Uint8Array): boolean => {
+  const start = offsets[t]
+  if (offsets[t + 1] - start < key.length) return false
+  for (let i = 0; i < key.length; i++) if (bytes[start + i] !== key[i]) return false
+  return true
+}
+
+/** First token from `lo` below `hi` not less than `key`, in token order. */
+const lowerToken = (tokens: Dictionary, key: Uint8Array, lo: number, hi: number): number => {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (compareToken(tokens, mid, key) < 0) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
 /** Range `[lo, hi)` of the sorted tokens that start with `prefix`. */
-export const prefixRange = (tokens: ReadonlyArray<string>, prefix: string): readonly [number, number] => {
-  const lo = lowerBound(tokens, prefix)
+export const prefixRange = (tokens: Dictionary, prefix: string): readonly [number, number] => {
+  const key = tokenKey(prefix)
+  const count = dictionarySize(tokens)
+  const lo = lowerToken(tokens, key, 0, count)
   let a = lo
-  let b = tokens.length
+  let b = count
   while (a < b) {
     const mid = (a + b) >>> 1
-    if (tokens[mid].startsWith(prefix)) a = mid + 1
+    if (tokenStartsWith(tokens, mid, key)) a = mid + 1
     else b = mid
   }
   return [lo, a]
 }
 
 /** Index of the token equal to `word`, or -1. */
-export const exactToken = (tokens: ReadonlyArray<string>, word: string): number => {
-  const i = lowerBound(tokens, word)
-  return i < tokens.length && tokens[i] === word ? i : -1
+export const exactToken = (tokens: Dictionary, word: string): number => {
+  const key = tokenKey(word)
+  const i = lowerToken(tokens, key, 0, dictionarySize(tokens))
+  return i < dictionarySize(tokens) && compareToken(tokens, i, key) === 0 ? i : -1
 }
 
 /** True when the row's name holds a token of `[lo, hi)`. */

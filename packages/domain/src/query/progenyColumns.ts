@@ -12,7 +12,7 @@
  * all groups for the ranking are computed at build.
  */
 import { invert } from "../dataset/build/indexes.ts"
-import { lowerBound, type Postings, postingsOf } from "../dataset/columns.ts"
+import { dictionaryValue, lowerBound, type Postings, postingsOf } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { ID_BYTES } from "../dataset/ids.ts"
 import { performancesAt } from "../dataset/performances.ts"
@@ -145,7 +145,7 @@ export const summarize = (sorted: ArrayLike<number>, from: number, count: number
 
 const build = (data: DatasetData, code: number): ProgenyColumns => {
   const started = performance.now()
-  const label = data.indice.values[code]
+  const label = dictionaryValue(data.indice.values, code)
   const carriers = postingsOf(data.indice.rows, code)
   const rows = new Uint32Array(carriers.length)
   const read = new Float64Array(carriers.length)

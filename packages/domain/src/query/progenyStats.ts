@@ -4,7 +4,7 @@
  * maximum, best five), read from the per-code columns (`progenyColumns.ts`).
  */
 import { wordsFor } from "../dataset/bits.ts"
-import { postingsOf } from "../dataset/columns.ts"
+import { dictionarySize, postingsOf } from "../dataset/columns.ts"
 import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
 import { performancesAt } from "../dataset/performances.ts"
 import type { IndiceDescendance, MeilleurProduit, StatistiquesDescendance } from "../schemas/progeny.ts"
@@ -13,7 +13,7 @@ import { retainedIndex } from "./indexValue.ts"
 import { memoPer } from "./memo.ts"
 import { groupOf, progenyColumns, rowCodes } from "./progenyColumns.ts"
 import { idOf, nomOf, raceOf, sexeOf } from "./record.ts"
-import { byFrequency } from "./referential.ts"
+import { topByFrequency } from "./referential.ts"
 
 /** Offspring listed per code. */
 export const MEILLEURS = 5
@@ -59,8 +59,8 @@ export const statistiquesDescendance = (data: DatasetData, row: number): Statist
   const produits = postingsOf(data.progeny, row)
   const parAnnee: Array<{ annee: number; nombre: number }> = []
   let sansAnnee = 0
-  const sexes = new Uint32Array(data.sexe.values.length)
-  const races = new Uint32Array(data.race.values.length)
+  const sexes = new Uint32Array(dictionarySize(data.sexe.values))
+  const races = new Uint32Array(dictionarySize(data.race.values))
   // The progeny index lists offspring by birth year ascending, those without one last.
   for (let i = 0; i < produits.length; i++) {
     const child = produits[i]
@@ -73,14 +73,14 @@ export const statistiquesDescendance = (data: DatasetData, row: number): Statist
   }
 
   // The codes the offspring carry: only their columns are read (and built on first use).
-  const carried = new Uint8Array(data.indice.values.length)
+  const carried = new Uint8Array(dictionarySize(data.indice.values))
   const codesOf = rowCodes(data)
   for (let i = 0; i < produits.length; i++) {
     for (let j = codesOf.offsets[produits[i]]; j < codesOf.offsets[produits[i] + 1]; j++) carried[codesOf.rows[j]] = 1
   }
   const indices: Array<IndiceDescendance> = []
   const valued: Array<Uint32Array> = []
-  for (let code = 1; code < data.indice.values.length; code++) {
+  for (let code = 1; code < dictionarySize(data.indice.values); code++) {
     if (carried[code] === 0) continue
     const columns = progenyColumns(data, code)
     const g = groupOf(columns, row)
@@ -115,8 +115,9 @@ export const statistiquesDescendance = (data: DatasetData, row: number): Statist
     }),
     par_annee: parAnnee,
     sans_annee: sansAnnee,
-    par_sexe: byFrequency(data.sexe.values, sexes),
-    par_race: byFrequency(data.race.values, races),
+    // Every value counted, ordered as /v1/stats/repartition orders tranches.
+    par_sexe: topByFrequency(data.sexe.values, sexes, sexes.length),
+    par_race: topByFrequency(data.race.values, races, races.length),
     avec_indices: countDistinct(data, (visit) => {
       for (const list of valued) for (let i = 0; i < list.length; i++) visit(list[i])
     }),

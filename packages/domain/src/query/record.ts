@@ -6,7 +6,7 @@
  * Rules (design 1.3): optional fields the data lacks are omitted (never `undefined`, never `null`);
  * the required strings `nom`, `slug`, `race` the source lacks are served as `""`.
  */
-import { arenaGet, postingsCount } from "../dataset/columns.ts"
+import { arenaGet, dictionaryValue, postingsCount } from "../dataset/columns.ts"
 import { spellFiliation } from "../dataset/filiation.ts"
 import { performancesAt } from "../dataset/performances.ts"
 import { type DatasetData, LINK_NAME_OF_ROW, type LinkColumn, NO_YEAR } from "../dataset/DatasetData.ts"
@@ -65,7 +65,7 @@ export const textOf = arenaGet
 export const nomOf = (data: DatasetData, row: number): string => arenaGet(data.nom, row)
 
 /** The row's own breed, as the record writes it (`""` when absent). */
-export const raceOf = (data: DatasetData, row: number): string => data.race.values[data.race.codes[row]]
+export const raceOf = (data: DatasetData, row: number): string => dictionaryValue(data.race.values, data.race.codes[row])
 
 /** The row's sex; every row has one (codes 1..4 follow SEXES, unknown source values are `Indeter`). */
 export const sexeOf = (data: DatasetData, row: number): Sexe => SEXES[data.sexe.codes[row] - 1]
@@ -96,7 +96,7 @@ export const resume = (data: DatasetData, row: number): Resume => {
   const year = data.year[row]
   if (year !== NO_YEAR) out.annee_naissance = year
   const robe = data.robe.codes[row]
-  if (robe !== 0) out.robe = data.robe.values[robe]
+  if (robe !== 0) out.robe = dictionaryValue(data.robe.values, robe)
   return out
 }
 
@@ -117,7 +117,7 @@ export const linkReference = (data: DatasetData, column: LinkColumn, row: number
   if (parent >= 0) out.id = idOf(data, parent)
   if (name === LINK_NAME_OF_ROW) out.nom = arenaGet(data.nom, parent)
   else if (name !== 0) out.nom = arenaGet(data.links.names, name)
-  if (race !== 0) out.race = data.links.races[race]
+  if (race !== 0) out.race = dictionaryValue(data.links.races, race)
   out.fiche_disponible = parent >= 0
   return out
 }
@@ -138,7 +138,7 @@ export const equide = (data: DatasetData, row: number): Equide => {
   const year = data.year[row]
   if (year !== NO_YEAR) out.annee_naissance = year
   const robe = data.robe.codes[row]
-  if (robe !== 0) out.robe = data.robe.values[robe]
+  if (robe !== 0) out.robe = dictionaryValue(data.robe.values, robe)
   const pere = linkReference(data, data.links.pere, row)
   const mere = linkReference(data, data.links.mere, row)
   const pereDeMere = linkReference(data, data.links.pere_de_mere, row)

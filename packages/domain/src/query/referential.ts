@@ -5,7 +5,7 @@
  * `note` says so. Code 0 (absent) is never a value.
  */
 import { Result } from "effect"
-import { postingsCount, type Postings } from "../dataset/columns.ts"
+import { compareDictionaryValues, type Dictionary, dictionarySize, dictionaryValue, postingsCount, type Postings } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { admittedValuesHint, hintFor, nearestValues } from "../refusal/hints.ts"
 import { REFERENTIEL_DIMENSIONS, type ReferentielDimension } from "../vocabulary.ts"
@@ -27,26 +27,15 @@ export interface Referentiel {
 }
 
 /**
- * Values with their counts, most frequent first, ties by value; code 0 skipped, and values
- * counted 0 skipped unless `keepZero`.
+ * The `k` most frequent values with their counts, ties by value (code-unit order); code 0 skipped,
+ * and values counted 0 skipped unless `keepZero`. Without sorting every value: a dimension
+ * polluted by race times has hundreds of thousands of values, and a breakdown shows at most 1000,
+ * a reference list 2000. The `k` best are kept in a heap whose root is the worst kept, so most
+ * values are turned away with one comparison.
  */
-export const byFrequency = (values: ReadonlyArray<string>, counts: ArrayLike<number>, keepZero = false): Array<Modalite> => {
-  const out: Array<Modalite> = []
-  for (let code = 1; code < values.length; code++) {
-    if (counts[code] > 0 || keepZero) out.push({ valeur: values[code], nombre: counts[code] })
-  }
-  return out.sort((a, b) => b.nombre - a.nombre || (a.valeur < b.valeur ? -1 : a.valeur > b.valeur ? 1 : 0))
-}
-
-/**
- * The first `k` of `byFrequency(values, counts)` (values counted 0 skipped), without sorting every
- * value: a dimension polluted by free text has tens of thousands of values, and a breakdown shows
- * at most 1000. The `k` best are kept in a heap whose root is the worst kept, so most values are
- * turned away with one comparison.
- */
-export const topByFrequency = (values: ReadonlyArray<string>, counts: ArrayLike<number>, k: number): Array<Modalite> => {
+export const topByFrequency = (values: Dictionary, counts: ArrayLike<number>, k: number, keepZero = false): Array<Modalite> => {
   const before = (a: number, b: number): boolean =>
-    counts[a] > counts[b] || (counts[a] === counts[b] && values[a] < values[b])
+    counts[a] > counts[b] || (counts[a] === counts[b] && compareDictionaryValues(values, a, b) < 0)
   const heap = new Uint32Array(Math.max(0, k))
   let size = 0
   const siftDown = (from: number): void => {
@@ -63,8 +52,9 @@ export const topByFrequency = (values: ReadonlyArray<string>, counts: ArrayLike<
       i = worse
     }
   }
-  for (let code = 1; code < values.length && k > 0; code++) {
-    if (counts[code] === 0) continue
+  const codeCount = dictionarySize(values)
+  for (let code = 1; code < codeCount && k > 0; code++) {
+    if (counts[code] === 0 && !keepZero) continue
     if (size < k) {
       let i = size++
       heap[i] = code
@@ -83,14 +73,14 @@ export const topByFrequency = (values: ReadonlyArray<string>, counts: ArrayLike<
   }
   return Array.from(heap.subarray(0, size))
     .sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0))
-    .map((code) => ({ valeur: values[code], nombre: counts[code] }))
+    .map((code) => ({ valeur: dictionaryValue(values, code), nombre: counts[code] }))
 }
 
 /** Values in dictionary order (chronological for the `annee` dimension), zeros skipped. */
-export const inCodeOrder = (values: ReadonlyArray<string>, counts: ArrayLike<number>): Array<Modalite> => {
+export const inCodeOrder = (values: Dictionary, counts: ArrayLike<number>): Array<Modalite> => {
   const out: Array<Modalite> = []
-  for (let code = 1; code < values.length; code++) {
-    if (counts[code] > 0) out.push({ valeur: values[code], nombre: counts[code] })
+  for (let code = 1; code < dictionarySize(values); code++) {
+    if (counts[code] > 0) out.push({ valeur: dictionaryValue(values, code), nombre: counts[code] })
   }
   return out
 }
@@ -114,38 +104,44 @@ export const truncationNote = (total: number): string =>
   `Liste tronquée aux ${MAX_MODALITES} valeurs les plus fréquentes sur ${total} ; ` +
   `les valeurs non affichées restent admises par les filtres.`
 
+/** Codes 1.. of a dimension counted more than 0 (all of them with `keepZero`). */
+const presentCount = (counts: ArrayLike<number>, keepZero: boolean): number => {
+  let present = 0
+  for (let code = 1; code < counts.length; code++) if (keepZero || counts[code] > 0) present++
+  return present
+}
+
+/** A reference list by frequency, cut at MAX_MODALITES (only the kept entries are built). */
+const byFrequency = (dimension: ReferentielDimension, values: Dictionary, counts: ArrayLike<number>, keepZero = false): Referentiel => {
+  const total = presentCount(counts, keepZero)
+  const donnees = topByFrequency(values, counts, MAX_MODALITES, keepZero)
+  return total > MAX_MODALITES
+    ? { dimension, nombre_de_modalites: total, donnees, note: truncationNote(total) }
+    : { dimension, nombre_de_modalites: total, donnees }
+}
+
 const build = (data: DatasetData, dimension: ReferentielDimension): Referentiel => {
-  let all: Array<Modalite>
   switch (dimension) {
     case "races":
-      all = byFrequency(data.race.values, postingsCounts(data.race.rows))
-      break
+      return byFrequency(dimension, data.race.values, postingsCounts(data.race.rows))
     case "races_lien":
-      all = byFrequency(data.links.races, data.links.raceCounts)
-      break
+      return byFrequency(dimension, data.links.races, data.links.raceCounts)
     case "robes":
-      all = byFrequency(data.robe.values, postingsCounts(data.robe.rows))
-      break
+      return byFrequency(dimension, data.robe.values, postingsCounts(data.robe.rows))
     case "sexes":
-      all = byFrequency(data.sexe.values, postingsCounts(data.sexe.rows), true)
-      break
+      return byFrequency(dimension, data.sexe.values, postingsCounts(data.sexe.rows), true)
     case "statuts_reproducteur":
-      all = byFrequency(data.statut.values, postingsCounts(data.statut.rows))
-      break
+      return byFrequency(dimension, data.statut.values, postingsCounts(data.statut.rows))
     case "disciplines":
-      all = byFrequency(data.discipline.values, postingsCounts(data.discipline.rows))
-      break
+      return byFrequency(dimension, data.discipline.values, postingsCounts(data.discipline.rows))
     case "codes_indice":
-      all = byFrequency(data.indice.values, postingsCounts(data.indice.rows))
-      break
-    case "annees_naissance":
+      return byFrequency(dimension, data.indice.values, postingsCounts(data.indice.rows))
+    case "annees_naissance": {
       // Complete and chronological: never cut.
-      all = inCodeOrder(data.annee.values, postingsCounts(data.annee.rows))
+      const all = inCodeOrder(data.annee.values, postingsCounts(data.annee.rows))
       return { dimension, nombre_de_modalites: all.length, donnees: all }
+    }
   }
-  return all.length > MAX_MODALITES
-    ? { dimension, nombre_de_modalites: all.length, donnees: all.slice(0, MAX_MODALITES), note: truncationNote(all.length) }
-    : { dimension, nombre_de_modalites: all.length, donnees: all }
 }
 
 const cache = memoPer<DatasetData, ReferentielDimension, Referentiel>()

@@ -7,6 +7,7 @@
  * exceed `effectif_filtre`.
  */
 import { Result } from "effect"
+import { type Dictionary, dictionarySize } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { REPARTITION_DIMENSIONS, type RepartitionDimension } from "../vocabulary.ts"
 import type { QueryResult } from "./errors.ts"
@@ -38,7 +39,7 @@ export const isRepartitionDimension = (value: string): value is RepartitionDimen
 const valuesOf = (data: DatasetData, dimension: RepartitionDimension): Values => {
   switch (dimension) {
     case "discipline":
-      return { kind: "lists", perRow: data.rowDisciplines, totals: data.discipline.rows, valueCount: data.discipline.values.length }
+      return { kind: "lists", perRow: data.rowDisciplines, totals: data.discipline.rows, valueCount: dictionarySize(data.discipline.values) }
     case "race":
       return { kind: "column", dim: data.race }
     case "robe":
@@ -52,7 +53,7 @@ const valuesOf = (data: DatasetData, dimension: RepartitionDimension): Values =>
   }
 }
 
-const labelsOf = (values: Values, data: DatasetData): ReadonlyArray<string> =>
+const labelsOf = (values: Values, data: DatasetData): Dictionary =>
   values.kind === "column" ? values.dim.values : data.discipline.values
 
 /**

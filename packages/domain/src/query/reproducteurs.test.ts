@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Result, Schema } from "effect"
 import fc from "fast-check"
+import { dictionaryValues } from "../dataset/columns.ts"
 import { buildDataset } from "../dataset/Dataset.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { Reproducteurs } from "../schemas/progeny.ts"
@@ -126,9 +127,9 @@ describe("reproducteurs", () => {
         }),
         (records, input) => {
           const data = buildDataset(records)
-          if (!data.indice.values.includes(input.code)) return
+          if (!dictionaryValues(data.indice.values).includes(input.code)) return
           // A breed no record carries is refused (tested above).
-          if (input.race !== undefined && !input.race.every((race) => data.race.values.includes(race))) return
+          if (input.race !== undefined && !input.race.every((race) => dictionaryValues(data.race.values).includes(race))) return
           const r = ranked(data, input)
           expect(Schema.encodeSync(Reproducteurs)(r)).toEqual(r)
           const rows = naiveRows(records)

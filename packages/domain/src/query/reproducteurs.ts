@@ -5,6 +5,7 @@
  * summarized again over the offspring born in the range, and the parents kept are sorted.
  */
 import { Result } from "effect"
+import { dictionarySize, dictionaryValue } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { NO_YEAR } from "../dataset/DatasetData.ts"
 import type { Reproducteur, Reproducteurs } from "../schemas/progeny.ts"
@@ -49,8 +50,8 @@ export const resolveIndexCode = (data: DatasetData, value: string): QueryResult<
       })
     )
   }
-  return Result.map(resolveCodes("code", [value], data.indice.values), (codes) =>
-    codes.find((code) => data.indice.values[code] === value.trim()) ?? codes[0])
+  return Result.map(resolveCodes("code", [value], data.indice), (codes) =>
+    codes.find((code) => dictionaryValue(data.indice.values, code) === value.trim()) ?? codes[0])
 }
 
 interface Ranked {
@@ -76,9 +77,9 @@ export const reproducteurs = (
   if (Result.isFailure(code)) return Result.fail(code.failure)
   let races: Uint8Array | undefined
   if (input.race !== undefined) {
-    const codes = resolveCodes("race", input.race, data.race.values)
+    const codes = resolveCodes("race", input.race, data.race)
     if (Result.isFailure(codes)) return Result.fail(codes.failure)
-    races = new Uint8Array(data.race.values.length)
+    races = new Uint8Array(dictionarySize(data.race.values))
     for (const c of codes.success) races[c] = 1
   }
   const columns = progenyColumns(data, code.success)

@@ -10,6 +10,7 @@
  * No filter → the whole set, never materialised (`allRows`).
  */
 import { countBits, wordsFor } from "../dataset/bits.ts"
+import { dictionarySize } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { isUnfiltered, type ResolvedFilters } from "./filters.ts"
 import { allRows, type Selection, selectionOfBits, selectionOfRows } from "./selection.ts"
@@ -49,7 +50,7 @@ export const select = (data: DatasetData, filters: ResolvedFilters, stats?: Sele
   }
   const size = data.size
   const terms = termsOf(data, filters).sort((a, b) => a.estimate - b.estimate)
-  const yearCodes = filters.annee === undefined ? undefined : allowedTable(filters.annee, data.annee.values.length)
+  const yearCodes = filters.annee === undefined ? undefined : allowedTable(filters.annee, dictionarySize(data.annee.values))
   const driver = terms[0]
   work.driver = driver.name
   if (driver.estimate === 0) {

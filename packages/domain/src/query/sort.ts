@@ -16,6 +16,7 @@
  *   window's years walked (a bitset, counted from its words without listing them): O(c), no sort.
  */
 import { bitsWindow, wordsFor } from "../dataset/bits.ts"
+import { dictionarySize } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { sameFoldedName } from "./nameTokens.ts"
 import { BIT_ROW, RANDOM_BIT } from "./costs.ts"
@@ -350,8 +351,9 @@ const yearWindow = (
   stats: PageStats,
   force: Strategy | undefined
 ): Uint32Array => {
-  const { codes, rows: postings, values } = data.annee
-  const order = yearBucketOrder(values.length, ascending)
+  const { codes, rows: postings } = data.annee
+  const yearCount = dictionarySize(data.annee.values)
+  const order = yearBucketOrder(yearCount, ascending)
   const end = offset + limite
   if (selection._tag === "All") {
     // Skip whole buckets by their lengths, then copy.
@@ -378,13 +380,13 @@ const yearWindow = (
   let reachable = n
   if (allowed !== undefined) {
     reachable = 0
-    for (let code = 0; code < values.length; code++) if (allowed[code] === 1) reachable += postings.offsets[code + 1] - postings.offsets[code]
+    for (let code = 0; code < yearCount; code++) if (allowed[code] === 1) reachable += postings.offsets[code + 1] - postings.offsets[code]
   }
   const walkEstimate = Math.min(reachable, (end * reachable) / Math.max(c, 1))
   const walkCost = WALK_STEP * walkEstimate + membershipCost(data, selection)
   // A bitset: counted from its words (a row taken out of its word, its year read), then the
   // window's years walked (about one year's rows). Listed rows: counted, then placed.
-  const windowYearsWalk = Math.min(reachable, (limite * reachable) / Math.max(c, 1) + reachable / values.length)
+  const windowYearsWalk = Math.min(reachable, (limite * reachable) / Math.max(c, 1) + reachable / yearCount)
   const countCost = selection._tag === "Bits" ? wordsFor(n) + (BIT_ROW + 1) * c + WALK_STEP * windowYearsWalk : 6 * c
   if (force === undefined ? walkCost < countCost : force === "walk") {
     stats.strategy = "walk"
@@ -418,9 +420,9 @@ const yearWindow = (
   if (selection._tag === "Bits") return bitsYearWindow(data, selection.bits, c, order, offset, limite, stats)
   // Counting pass, then a placing pass that keeps only the window: stable, O(c).
   const rows = selectionRows(selection) ?? new Uint32Array(0)
-  const counts = new Uint32Array(values.length)
+  const counts = new Uint32Array(yearCount)
   for (let i = 0; i < c; i++) counts[codes[rows[i]]]++
-  const position = new Uint32Array(values.length)
+  const position = new Uint32Array(yearCount)
   let total = 0
   for (const code of order) {
     position[code] = total
@@ -452,8 +454,9 @@ const bitsYearWindow = (
   limite: number,
   stats: PageStats
 ): Uint32Array => {
-  const { codes, rows: postings, values } = data.annee
-  const counts = new Uint32Array(values.length)
+  const { codes, rows: postings } = data.annee
+  const yearCount = dictionarySize(data.annee.values)
+  const counts = new Uint32Array(yearCount)
   for (let w = 0; w < bits.length; w++) {
     let word = bits[w]
     const base = w << 5

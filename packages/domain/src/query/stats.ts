@@ -1,5 +1,5 @@
 /** Global counts (`GET /v1/stats`): read from index sizes, never by scanning rows. */
-import { type Postings, postingsCount } from "../dataset/columns.ts"
+import { dictionarySize, type Postings, postingsCount } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { SEXES } from "../vocabulary.ts"
 import type { Stats, Tranche } from "../schemas/reference.ts"
@@ -40,9 +40,9 @@ export const stats = (data: DatasetData): Stats => {
     sans_filiation: sansFiliation,
     avec_performances: avecPerformances,
     sans_performances: total - avecPerformances,
-    nombre_de_races: distinctPresent(data.race.rows, data.race.values.length),
-    nombre_de_robes: distinctPresent(data.robe.rows, data.robe.values.length),
-    nombre_de_disciplines: distinctPresent(data.discipline.rows, data.discipline.values.length),
+    nombre_de_races: distinctPresent(data.race.rows, dictionarySize(data.race.values)),
+    nombre_de_robes: distinctPresent(data.robe.rows, dictionarySize(data.robe.values)),
+    nombre_de_disciplines: distinctPresent(data.discipline.rows, dictionarySize(data.discipline.values)),
     annee_naissance_min: data.anomalies.annee_naissance_min,
     annee_naissance_max: data.anomalies.annee_naissance_max,
     par_sexe: parSexe satisfies ReadonlyArray<Tranche>,

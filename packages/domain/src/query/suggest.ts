@@ -21,10 +21,10 @@ import type { DatasetData, TokenIndex } from "../dataset/DatasetData.ts"
 import { foldWords } from "../text/fold.ts"
 import { parameterRequired, valueNotAdmitted } from "../refusal/messages.ts"
 import { InvalidParameter, type QueryResult } from "./errors.ts"
-import { foldedLookup, yearOfCode } from "./filters.ts"
+import { yearOfCode } from "./filters.ts"
 import { referential } from "./referential.ts"
 import { REFERENTIEL_DIMENSIONS } from "../vocabulary.ts"
-import { exactToken, hasTokenIn, prefixRange, prefixSet } from "./nameTokens.ts"
+import { compareToken, exactToken, hasTokenIn, prefixRange, prefixSet, tokenKey, tokenStartsWith } from "./nameTokens.ts"
 
 export interface Suggestion {
   readonly row: number
@@ -66,18 +66,19 @@ export interface SuggestStats {
 /** Ids of the tokens of length `length` beginning with `prefix`, in token order. */
 const tokensOfLength = (names: TokenIndex, length: number, prefix: string): Array<number> => {
   const { tokens, byLength } = names
+  const key = tokenKey(prefix)
   const ids = byLength.rows
   let lo = byLength.offsets[length]
   let hi = byLength.offsets[length + 1]
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
-    if (tokens[ids[mid]] < prefix) lo = mid + 1
+    if (compareToken(tokens, ids[mid], key) < 0) lo = mid + 1
     else hi = mid
   }
   const out: Array<number> = []
   for (let i = lo; i < byLength.offsets[length + 1]; i++) {
     const t = ids[i]
-    if (!tokens[t].startsWith(prefix)) break
+    if (!tokenStartsWith(tokens, t, key)) break
     out.push(t)
   }
   return out
@@ -189,11 +190,11 @@ const scanWord = (
   max: number,
   st: SuggestStats
 ): Array<Suggestion> => {
-  const { tokens, rows: postings, keyTokens } = data.names
+  const { tokens, lengths, rows: postings, keyTokens } = data.names
   const [lo, hi] = prefixRange(tokens, last)
   if (lo === hi) return []
   let shortest = Infinity
-  for (let t = lo; t < hi; t++) if (tokens[t].length < shortest) shortest = tokens[t].length
+  for (let t = lo; t < hi; t++) if (lengths[t] < shortest) shortest = lengths[t]
   const wanted = Uint32Array.from(exact).sort()
   // Most rows of a frequent whole word lack the completion: when the prefix has a bitset, one bit says so.
   const completions = prefixSet(data, lo, hi)?.bits
@@ -212,7 +213,7 @@ const scanWord = (
     for (let j = keyOffsets[key]; j < keyOffsets[key + 1]; j++) {
       const t = keyRows[j]
       if (found < wanted.length && t === wanted[found]) found++
-      if (t >= lo && t < hi && tokens[t].length < length) length = tokens[t].length
+      if (t >= lo && t < hi && lengths[t] < length) length = lengths[t]
     }
     if (found < wanted.length || length === Infinity) continue
     let bucket = buckets.get(length)
@@ -301,13 +302,10 @@ export const suggest = (data: DatasetData, q: string, limite: number, stats?: Su
 
 /**
  * Builds, ahead of the first request, the per-Dataset caches the queries otherwise build lazily
- * on first use: folded dictionaries (filters), years per code, and every reference list.
+ * on first use: years per code, and every reference list (its kept entries only).
  * Optional; call once after loading (each is O(dictionary size)).
  */
 export const prepareQueries = (data: DatasetData): void => {
-  for (const values of [data.race.values, data.robe.values, data.sexe.values, data.statut.values, data.discipline.values, data.indice.values]) {
-    foldedLookup(values)
-  }
   yearOfCode(data.annee)
   for (const dimension of REFERENTIEL_DIMENSIONS) referential(data, dimension)
 }

@@ -5,7 +5,7 @@
  * cumulative years, frequent name prefixes, performances) are used as they are.
  */
 import { bitRows, setBits, wordsFor } from "../dataset/bits.ts"
-import { denseBits, type Dimension, postingsCount, postingsOf, type Postings } from "../dataset/columns.ts"
+import { denseBits, dictionarySize, type Dimension, postingsCount, postingsOf, type Postings } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { ASCENDING_BIT, BIT_ROW, NAME_FILTER, RANDOM_BIT, ROW_FILTER } from "./costs.ts"
 import type { ResolvedFilters } from "./filters.ts"
@@ -122,7 +122,7 @@ const contiguous = (codes: ReadonlyArray<number>): readonly [number, number] | u
 /** A single-valued column (race, robe, sexe, statut, year); `upTo` are its cumulative bitsets, if kept. */
 const columnTerm = (name: string, size: number, dim: Dimension, codes: ReadonlyArray<number>, upTo: Uint32Array): Term => {
   const words = wordsFor(size)
-  const allowed = allowedTable(codes, dim.values.length)
+  const allowed = allowedTable(codes, dictionarySize(dim.values))
   const column = dim.codes
   const lists = codes.map((code) => postingsOf(dim.rows, code))
   const estimate = totalLength(lists)
@@ -192,7 +192,7 @@ const postingsTerm = (
 }
 
 const disciplineTerm = (data: DatasetData, codes: ReadonlyArray<number>): Term => {
-  const allowed = allowedTable(codes, data.discipline.values.length)
+  const allowed = allowedTable(codes, dictionarySize(data.discipline.values))
   const { offsets, rows: perRow } = data.rowDisciplines
   const keep = (row: number): boolean => {
     for (let i = offsets[row]; i < offsets[row + 1]; i++) if (allowed[perRow[i]] === 1) return true

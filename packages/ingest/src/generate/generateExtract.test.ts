@@ -277,3 +277,53 @@ describe("the population behind an extract", () => {
     expect([...population.order].sort((a, b) => a - b)).toEqual(Array.from({ length: 5000 }, (_, i) => i))
   })
 })
+
+describe("race pollution (racePollution)", () => {
+  const RACE_TIME = /^1'\d\d"\d \([A-Z]{3}\d[A-Z]\)$/
+  /** The registry's extract: 11 747 distinct race values at 4 450 000 lines. */
+  const registryDistinctPer = (count: number): number => (11_747 * count) / 4_450_000
+  const distinctRaces = (polluted: ReadonlyArray<RawLine>): number =>
+    new Set(polluted.map((line) => line.race).filter((race) => typeof race === "string" && race !== "")).size
+  const polluted30: ReadonlyArray<RawLine> = [...generateExtract({ seed: 7, count: COUNT, racePollution: 30 })]
+
+  it("gives 30 times the registry's distinct race values, enough for 300 000 at 4.45 M lines", () => {
+    const distinct = distinctRaces(polluted30)
+    // Binomial around 30 × 52.8 = 1 584 race times (sd 38), plus the 50-odd breed labels.
+    expect(Math.abs(distinct - 30 * registryDistinctPer(COUNT))).toBeLessThan(200)
+    expect(distinct * (4_450_000 / COUNT)).toBeGreaterThanOrEqual(300_000)
+  })
+
+  it("scales with the factor", () => {
+    const times = (factor: number) =>
+      [...generateExtract({ seed: 8, count: COUNT, racePollution: factor })]
+        .filter((line) => typeof line.race === "string" && RACE_TIME.test(line.race)).length
+    const at10 = times(10)
+    const at40 = times(40)
+    expect(Math.abs(at10 - 10 * registryDistinctPer(COUNT))).toBeLessThan(100)
+    expect(Math.abs(at40 / at10 - 4)).toBeLessThan(0.5)
+  })
+
+  it("writes each a race time with its own code, and leaves every other field as without it", () => {
+    let changed = 0
+    for (const [k, line] of polluted30.entries()) {
+      const plain = lines[k]
+      const { race, ...rest } = line
+      const { race: plainRace, ...plainRest } = plain
+      expect(rest).toEqual(plainRest)
+      // Same key order: a polluted line reads as the plain one does.
+      expect(Object.keys(line).filter((key) => key !== "race")).toEqual(Object.keys(plain).filter((key) => key !== "race"))
+      if (race !== plainRace) {
+        changed++
+        expect(race).toMatch(RACE_TIME)
+      }
+    }
+    expect(changed).toBeGreaterThan(1000)
+  })
+
+  it("changes nothing at 0, and refuses a factor it cannot honour", () => {
+    expect([...generateExtract({ seed: 7, count: 500, racePollution: 0 })]).toEqual([...generateExtract({ seed: 7, count: 500 })])
+    expect(() => generateExtract({ seed: 1, count: 1, racePollution: -1 }).next()).toThrow(RangeError)
+    expect(() => generateExtract({ seed: 1, count: 1, racePollution: Number.NaN }).next()).toThrow(RangeError)
+    expect(() => generateExtract({ seed: 1, count: 1, racePollution: 400 }).next()).toThrow(RangeError)
+  })
+})

@@ -36,6 +36,15 @@ const STREAM_RECORD = 0x2a
 const STREAM_NAME = 0x3b
 const STREAM_PARENT = 0x4c
 const STREAM_ALIAS = 0x5d
+const STREAM_POLLUTION = 0x6e
+
+/**
+ * Share of the registry's lines whose `race` is a race time, each with its own race code: its
+ * extract of 4.45 M lines has 11 747 distinct `race` values (the reference service's
+ * documentation), nearly all of them such times. A race time repeats only by chance (about 142
+ * million possible), so at `racePollution` N about N × 11 747 distinct values per 4.45 M lines.
+ */
+export const REGISTRY_RACE_TIME_SHARE = 11_747 / 4_450_000
 
 const PERFORMANCE_SCALE = calibrate(0.249, (breed, year) => {
   const kind = BREEDS[breed].kind
@@ -48,9 +57,15 @@ export class LineBuilder {
   private readonly rng: Rng
   private readonly nameRng: Rng
   private readonly parentRng: Rng
+  private readonly pollutionRng: Rng
+  /** Chance that a line's `race` is replaced by a race time (0: the generator's own pollution only). */
+  private readonly pollution: number
 
-  constructor(population: Population) {
+  /** `racePollution`: see `GenerateOptions`. */
+  constructor(population: Population, racePollution = 0) {
     this.population = population
+    this.pollution = racePollution * REGISTRY_RACE_TIME_SHARE
+    this.pollutionRng = new Rng(population.seed, 0, STREAM_POLLUTION)
     this.rng = new Rng(population.seed, 0, STREAM_RECORD)
     this.nameRng = new Rng(population.seed, 0, STREAM_NAME)
     this.parentRng = new Rng(population.seed, 0, STREAM_PARENT)
@@ -106,6 +121,11 @@ export class LineBuilder {
     if (raceRoll < (b.kind === "trot" ? 0.005 : 0.0005)) line.race = raceTime(rng)
     else if (raceRoll < 0.006) absentText("race")
     else line.race = b.label
+    // A stream of its own: the other fields draw what they draw without the option.
+    if (this.pollution > 0) {
+      const pollution = this.pollutionRng.reseed(seed, index, STREAM_POLLUTION)
+      if (pollution.chance(this.pollution)) line.race = raceTime(pollution)
+    }
 
     line.sexe = SEXES[sex[index]]
     if (rng.chance(0.025)) absentText("robe")

@@ -8,8 +8,11 @@
  * sharing it copies nothing. A Dataset just ingested is copied once into a new shared buffer, and
  * the caller keeps the shared tree, so the private arrays can be collected.
  *
- * Arrays of strings (dictionaries, name tokens) cannot be shared: each worker gets its own copy by
- * structured clone (a few MiB at full scale).
+ * Arrays of strings cannot be shared: each worker gets its own copy by structured clone. The
+ * dictionaries and the name tokens, whose size grows with the data (a `race` field polluted by
+ * race times has hundreds of thousands of values, real names as many words), are UTF-8 and
+ * offsets in typed arrays (`Dictionary`) and so shared; what is left as arrays (the performance
+ * texts' few dozen strings) does not grow with the rows.
  */
 import type { DatasetData } from "@equides/domain"
 import { collectLeaves, type Path, placeLeaf, type Scalar, TYPED_ARRAYS, type TypedArray } from "../snapshot/shape.ts"

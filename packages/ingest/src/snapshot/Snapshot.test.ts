@@ -1,4 +1,4 @@
-import { buildDataset, type DatasetData, type Provenance, type SourceRecord } from "@equides/domain"
+import { buildDataset, type DatasetData, dictionaryValues, type Provenance, type SourceRecord } from "@equides/domain"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import fc from "fast-check"
@@ -123,8 +123,10 @@ describe("snapshot round trip", () => {
       expectSameDataset(read, data)
       expect(read.provenance).toStrictEqual(PROVENANCE)
       expect(read.anomalies).toStrictEqual(data.anomalies)
-      expect(read.robe.values).toContain("Gris\uD800")
-      expect(read.race.values).toContain("\uFEFFSelle Français 🐎")
+      // Dictionaries hold UTF-8: a lone surrogate (only a record built in memory has one) is kept
+      // as U+FFFD, a leading byte order mark as it is.
+      expect(dictionaryValues(read.robe.values)).toContain("Gris\uFFFD")
+      expect(dictionaryValues(read.race.values)).toContain("\uFEFFSelle Français 🐎")
     }))
 
   it.effect("an empty dataset (0 rows)", () =>
@@ -188,6 +190,8 @@ describe("generic walk", () => {
           flag: true,
           empty: {},
           noStrings: [] as Array<string>,
+          // UTF-8 cannot carry a lone surrogate: the header's patches restore it.
+          strings: ["Gris\uD800", "\uFEFFSelle Français 🐎", ""],
           floats: new Float64Array([1.5, -2.25]),
           bigs: new BigInt64Array([-1n, 2n ** 62n]),
           bytes: new Int8Array([-128, 127]),

@@ -19,6 +19,7 @@ import {
   CONSANGUINITE_GENERATIONS_MAX,
   CONSANGUINITE_GENERATIONS_MIN,
   type DatasetData,
+  dictionarySize,
   DEFAULT_LIMITE,
   DEFAULT_REPARTITION_LIMITE,
   DEFAULT_SUGGEST_LIMITE,
@@ -256,11 +257,11 @@ export const estimatedBytes = (route: string | undefined, query: QueryScan, data
       return ROW_BYTES.referentiel
     case "/v1/stats/genetique":
       // One row per birth year at most, plus the reference population and its 20 ancestors.
-      return ROW_BYTES.statsGenetique + ROW_BYTES.anneeGenetique * data.annee.values.length
+      return ROW_BYTES.statsGenetique + ROW_BYTES.anneeGenetique * dictionarySize(data.annee.values)
     case "/v1/stats/repartition":
       // `annee_naissance` is returned in full whatever `limite` says: one row per distinct year.
       return ROW_BYTES.tranche *
-        (query.dimension === "annee_naissance" ? data.annee.values.length : intOr(query.limite, DEFAULT_REPARTITION_LIMITE, MIN_REPARTITION_LIMITE, MAX_REPARTITION_LIMITE))
+        (query.dimension === "annee_naissance" ? dictionarySize(data.annee.values) : intOr(query.limite, DEFAULT_REPARTITION_LIMITE, MIN_REPARTITION_LIMITE, MAX_REPARTITION_LIMITE))
     default:
       return 0
   }

@@ -5,7 +5,7 @@
  * call, so both make the same bytes. A new kind of work is one member of `Execution` (or of
  * `PageExecution`) and one case of `answer` (or of `renderPage`), and one entry of `warmUpWork`.
  */
-import { type DatasetData, idOf, type ListQuery, nomOf, type RepartitionQuery, type SearchQuery } from "@equides/domain"
+import { type DatasetData, dictionarySize, dictionaryValue, idOf, type ListQuery, nomOf, type RepartitionQuery, type SearchQuery } from "@equides/domain"
 import { answer, type Execution } from "@equides/domain/answers"
 import { Result } from "effect"
 import { type PageExecution, renderPage } from "../explorer/pages.ts"
@@ -51,7 +51,7 @@ export const warmUpWork = (data: DatasetData): ReadonlyArray<Work> => {
   const sire = pere.row[subject] >= 0 ? pere.row[subject] : subject
   const dam = mere.row[subject] >= 0 ? mere.row[subject] : subject
   const id = idOf(data, subject)
-  const race = data.race.values[1] ?? ""
+  const race = dictionarySize(data.race.values) > 1 ? dictionaryValue(data.race.values, 1) : ""
   const letters = nomOf(data, subject).slice(0, 2)
   const list = (query: Record<string, unknown>, url: string): Work => ({ endpoint: "list", query: query as ListQuery, url })
   const breakdown = (query: Record<string, unknown>): Work => ({ endpoint: "repartition", query: query as RepartitionQuery })

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { generateExtract, loadDataset, snapshotPathOf, snapshotSource, writeExtract } from "@equides/ingest"
+import { loadDataset, snapshotPathOf, snapshotSource } from "@equides/ingest"
+import { generateExtract, writeExtract } from "@equides/ingest/generate"
 import { Effect, Logger, References } from "effect"
 import { mkdtemp } from "node:fs/promises"
 import { tmpdir } from "node:os"

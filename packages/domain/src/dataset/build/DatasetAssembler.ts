@@ -6,7 +6,7 @@
  */
 import { geneticColumns } from "../../genetics/columns.ts"
 import { bitsOfLists } from "../bits.ts"
-import type { Dimension, Postings, StringArena } from "../columns.ts"
+import { type Dimension, dictionarySize, type Postings, type StringArena } from "../columns.ts"
 import { type Anomalies, type DatasetData, LINK_NAME_OF_ROW, type LinkColumn, NO_ROW, NO_YEAR, type Provenance } from "../DatasetData.ts"
 import { SEXES } from "../../vocabulary.ts"
 import { encodeId, ID_BYTES } from "../ids.ts"
@@ -15,7 +15,19 @@ import { LINK_KEYS } from "../SourceRecord.ts"
 import { ArenaBuilder, Growable, temporary } from "./growable.ts"
 import { byRank, cumulativeCodes, denseCodes, prefixSets, tokensByLength } from "./bitIndexes.ts"
 import { GrowingIdTable } from "./GrowingIdTable.ts"
-import { groupByCode, identity, indexProgeny, invert, invertThrough, inverse, orderByFame, orderByYear, sortByKey } from "./indexes.ts"
+import {
+  dictionaryOf,
+  groupByCode,
+  identity,
+  indexProgeny,
+  invert,
+  invertThrough,
+  inverse,
+  orderByFame,
+  orderByYear,
+  sortByKey,
+  vocabularyOf
+} from "./indexes.ts"
 import type { BytesColumn, CodesColumn, EncoderSummary, RowBatch } from "./RowBatch.ts"
 
 /** Why a load stops: a duplicate id, on this source line. */
@@ -89,7 +101,7 @@ class ListColumn {
 
 const dimension = (values: ReadonlyArray<string>, codes: Uint8Array | Uint16Array | Uint32Array): Dimension => {
   const rows = groupByCode(codes, values.length)
-  return { values, codes, rows, dense: denseCodes(rows, codes.length) }
+  return { ...vocabularyOf(values), codes, rows, dense: denseCodes(rows, codes.length) }
 }
 
 /** Narrowest unsigned array able to hold every code below `count`. */
@@ -314,7 +326,7 @@ export class DatasetAssembler {
 
     const year = this.#year.final()
     const annee = yearDimension(year)
-    const progeny = indexProgeny(pere.row, mere.row, annee.codes, annee.values.length, byName, nameRank)
+    const progeny = indexProgeny(pere.row, mere.row, annee.codes, dictionarySize(annee.values), byName, nameRank)
     const fame = orderByFame(byName, progeny)
 
     const rowDisciplines = this.#disciplines.finish()
@@ -341,7 +353,7 @@ export class DatasetAssembler {
     }
 
     const prefixes = prefixSets(names.tokens, tokenRows, size)
-    const byYear = orderByYear(annee.codes, annee.values.length)
+    const byYear = orderByYear(annee.codes, dictionarySize(annee.values))
     onGenetics?.()
     const genetics = geneticColumns({ sire: pere.row, dam: mere.row })
 
@@ -363,18 +375,18 @@ export class DatasetAssembler {
       statut: dimension(summary.statut, narrow(this.#statut.final(), summary.statut.length)),
       annee,
       year,
-      discipline: { values: summary.discipline, rows: invert(rowDisciplines, summary.discipline.length) },
-      indice: { values: summary.indice, rows: invert(rowIndices, summary.indice.length) },
+      discipline: { ...vocabularyOf(summary.discipline), rows: invert(rowDisciplines, summary.discipline.length) },
+      indice: { ...vocabularyOf(summary.indice), rows: invert(rowIndices, summary.indice.length) },
       rowDisciplines,
       withPerformances: Uint32Array.from(withPerformances),
       withPerformancesBits: bitsOfLists(size, [withPerformances]),
-      yearsUpTo: cumulativeCodes(annee.codes, annee.values.length, size),
+      yearsUpTo: cumulativeCodes(annee.codes, dictionarySize(annee.values), size),
       links: {
         pere,
         mere,
         pere_de_mere: pereDeMere,
         names: this.#linkNames.finish(),
-        races: summary.linkRaces,
+        races: dictionaryOf(summary.linkRaces),
         raceCounts: summary.linkRaceCounts
       },
       progeny,
@@ -383,7 +395,8 @@ export class DatasetAssembler {
       nameKey,
       byYear,
       names: {
-        tokens: names.tokens,
+        tokens: dictionaryOf(names.tokens),
+        lengths: Uint32Array.from(names.tokens, (token) => token.length),
         rows: tokenRows,
         byLength: tokensByLength(names.tokens),
         keyTokens,

@@ -17,8 +17,8 @@ import {
   recordsArbitrary
 } from "../../testing/arbitraries.ts"
 import { danglingId, idN } from "../../testing/ids.ts"
-import { foldWords, slugify } from "../../text/fold.ts"
-import { postingsOf } from "../columns.ts"
+import { foldValue, foldWords, slugify } from "../../text/fold.ts"
+import { dictionaryValue, dictionaryValues, postingsOf } from "../columns.ts"
 import { buildDataset } from "../Dataset.ts"
 import { type DatasetData, LINK_NAME_OF_ROW, NO_ROW, NO_YEAR } from "../DatasetData.ts"
 import { SEXES } from "../../vocabulary.ts"
@@ -301,8 +301,14 @@ describe("DatasetBuilder", () => {
         [data.annee, (r: SourceRecord) => (r.annee_naissance === undefined ? "" : String(r.annee_naissance))]
       ] as const
       for (const [dimension, valueOf] of dimensions) {
-        const { values, codes } = dimension
+        const { codes } = dimension
+        const values = dictionaryValues(dimension.values)
         expect(values[0]).toBe("")
+        // The filters' folded order: codes 1.. by folded value, ties by code.
+        expect([...dimension.folded]).toEqual(
+          values.map((value, code) => [foldValue(value), code] as const).slice(1)
+            .sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x - y)).map(([, code]) => code)
+        )
         expect(new Set(values).size).toBe(values.length)
         expect(codes.length).toBe(data.size)
         expect(dimension.rows.offsets.length).toBe(values.length + 1)
@@ -313,29 +319,33 @@ describe("DatasetBuilder", () => {
       }
       // Only values some row carries (besides the reserved "" and the four sexes).
       for (const [dimension, valueOf] of dimensions.filter(([d]) => d !== data.sexe)) {
-        expect(new Set(dimension.values.slice(1))).toEqual(new Set(model.records.map(valueOf).filter((v) => v !== "")))
+        expect(new Set(dictionaryValues(dimension.values).slice(1))).toEqual(new Set(model.records.map(valueOf).filter((v) => v !== "")))
       }
-      expect(data.sexe.values).toEqual(["", ...SEXES])
+      expect(dictionaryValues(data.sexe.values)).toEqual(["", ...SEXES])
       // Birth years: chronological (numeric) order, the column keeps the number.
-      expect(data.annee.values.slice(1).map(Number)).toEqual([...data.annee.values.slice(1).map(Number)].sort((a, b) => a - b))
+      const years = dictionaryValues(data.annee.values).slice(1).map(Number)
+      expect(years).toEqual([...years].sort((a, b) => a - b))
       model.records.forEach((record, row) => expect(data.year[row]).toBe(record.annee_naissance ?? NO_YEAR))
     })
   })
 
   it("lists the rows of each discipline and index code, and the rows with performances", () => {
     property(withData(), ({ model, data }) => {
-      const disciplinesOf = (r: SourceRecord) => new Set((r.performances ?? []).flatMap((p) => p.discipline === undefined ? [] : [p.discipline]))
+      // Dictionaries hold UTF-8: a lone surrogate is kept as U+FFFD.
+      const disciplinesOf = (r: SourceRecord) =>
+        new Set((r.performances ?? []).flatMap((p) => p.discipline === undefined ? [] : [p.discipline.toWellFormed()]))
       const codesOf = (r: SourceRecord) =>
-        new Set((r.performances ?? []).flatMap((p) => (p.indices ?? []).flatMap((i) => i.code === undefined ? [] : [i.code])))
+        new Set((r.performances ?? []).flatMap((p) => (p.indices ?? []).flatMap((i) => i.code === undefined ? [] : [i.code.toWellFormed()])))
       for (const [dimension, valuesOf] of [[data.discipline, disciplinesOf], [data.indice, codesOf]] as const) {
-        expect(new Set(dimension.values).size).toBe(dimension.values.length)
-        expect(new Set(dimension.values.filter((v) => v !== ""))).toEqual(new Set(model.records.flatMap((r) => [...valuesOf(r)]).filter((v) => v !== "")))
-        dimension.values.forEach((value, code) => {
+        const values = dictionaryValues(dimension.values)
+        expect(new Set(values).size).toBe(values.length)
+        expect(new Set(values.filter((v) => v !== ""))).toEqual(new Set(model.records.flatMap((r) => [...valuesOf(r)]).filter((v) => v !== "")))
+        values.forEach((value, code) => {
           expect(postingsList(dimension.rows, code)).toEqual(model.rows.filter((row) => valuesOf(model.records[row]).has(value)))
         })
       }
       model.records.forEach((record, row) => {
-        const codes = [...postingsOf(data.rowDisciplines, row)].map((code) => data.discipline.values[code])
+        const codes = [...postingsOf(data.rowDisciplines, row)].map((code) => dictionaryValue(data.discipline.values, code))
         expect(codes.length).toBe(new Set(codes).size)
         expect(new Set(codes)).toEqual(disciplinesOf(record))
       })
@@ -360,7 +370,8 @@ describe("DatasetBuilder", () => {
           if (race !== undefined) raceCounts.set(race, (raceCounts.get(race) ?? 0) + 1)
         }
       })
-      const { races, raceCounts: counts } = data.links
+      const races = dictionaryValues(data.links.races)
+      const counts = data.links.raceCounts
       expect(races[0]).toBe("")
       expect(new Set(races.slice(1))).toEqual(new Set(raceCounts.keys()))
       races.forEach((race, code) => expect(counts[code]).toBe(code === 0 ? 0 : raceCounts.get(race)))
@@ -398,7 +409,8 @@ describe("DatasetBuilder", () => {
       expect([...data.byName]).toEqual(byName)
       byName.forEach((row, rank) => expect(data.nameRank[row]).toBe(rank))
       const tokens = [...new Set(model.words.flatMap((words) => [...words]))].sort(compareText)
-      expect(data.names.tokens).toEqual(tokens)
+      expect(dictionaryValues(data.names.tokens)).toEqual(tokens)
+      expect([...data.names.lengths]).toEqual(tokens.map((token) => token.length))
       const fame = (a: number, b: number) =>
         model.descendants[b] - model.descendants[a] || compareText(model.nameKey[a], model.nameKey[b]) || a - b
       tokens.forEach((token, t) => {

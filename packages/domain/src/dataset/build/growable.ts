@@ -130,9 +130,12 @@ export class Interner {
 
   code(value: string | undefined): number {
     if (value === undefined) return 0
-    let code = this.#codes.get(value)
+    // A dictionary holds UTF-8 (`Dictionary`): a lone surrogate, which only a record built in
+    // memory can carry, is kept as U+FFFD, as it is in names.
+    const text = value.isWellFormed() ? value : value.toWellFormed()
+    let code = this.#codes.get(text)
     if (code === undefined) {
-      const own = ownString(value)
+      const own = ownString(text)
       code = this.values.length
       this.values.push(own)
       this.#codes.set(own, code)

@@ -1,5 +1,27 @@
-import type { Postings } from "../columns.ts"
+import type { Dictionary, Postings, Vocabulary } from "../columns.ts"
+import { foldValue } from "../../text/fold.ts"
 import { temporary } from "./growable.ts"
+
+const encoder = new TextEncoder()
+
+/** Strings as a dictionary: their UTF-8 one after the other, and offsets (see `Dictionary`). */
+export const dictionaryOf = (values: ReadonlyArray<string>): Dictionary => {
+  const encoded = values.map((value) => encoder.encode(value))
+  const offsets = new Uint32Array(values.length + 1)
+  for (let code = 0; code < encoded.length; code++) offsets[code + 1] = offsets[code] + encoded[code].length
+  const bytes = new Uint8Array(offsets[values.length])
+  for (let code = 0; code < encoded.length; code++) bytes.set(encoded[code], offsets[code])
+  return { bytes, offsets }
+}
+
+/** Codes 1.. of `values` in the order of their folded value, ties by code (see `Vocabulary`). */
+export const foldedOrder = (values: ReadonlyArray<string>): Uint32Array => {
+  const keys = values.map(foldValue)
+  const order = Uint32Array.from({ length: Math.max(0, values.length - 1) }, (_, i) => i + 1)
+  return order.sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : a - b))
+}
+
+export const vocabularyOf = (values: ReadonlyArray<string>): Vocabulary => ({ values: dictionaryOf(values), folded: foldedOrder(values) })
 
 /** A temporary copy of the first `length` values (a cursor over offsets). */
 const temporaryCopy = (values: Uint32Array, length: number): Uint32Array => {

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "@effect/vitest"
+import fc from "fast-check"
+import { dictionaryOf } from "../dataset/build/indexes.ts"
+import { exactToken, prefixRange } from "./nameTokens.ts"
+
+// Letters on both sides of UTF-16's order against code points (U+E000–U+FFFF, above U+FFFF), as
+// folded words may hold them.
+const letter = fc.constantFrom("A", "B", "É", "Z", "\uFB01", "\uFF21", "𝐀", "𐐀")
+const word = fc.array(letter, { minLength: 1, maxLength: 4 }).map((letters) => letters.join(""))
+
+describe("name tokens on their UTF-8", () => {
+  it("finds a prefix's range and a whole word as the strings would", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(word, { maxLength: 40 }), word, (words, query) => {
+        const sorted = [...words].sort()
+        const tokens = dictionaryOf(sorted)
+        const lo = sorted.findIndex((token) => token >= query)
+        const from = lo === -1 ? sorted.length : lo
+        let to = from
+        while (to < sorted.length && sorted[to].startsWith(query)) to++
+        expect(prefixRange(tokens, query)).toEqual([from, to])
+        expect(exactToken(tokens, query)).toBe(sorted.indexOf(query))
+        for (let i = 1; i <= query.length; i++) {
+          const prefix = query.slice(0, i)
+          if (prefix.isWellFormed()) expect(prefixRange(tokens, prefix)[1] - prefixRange(tokens, prefix)[0]).toBe(sorted.filter((token) => token.startsWith(prefix)).length)
+        }
+      })
+    )
+  })
+})
