@@ -37,6 +37,7 @@ const PAGES: ReadonlyArray<readonly [string, string]> = [
   ["stats", "/explorer/stats"],
   ["sire", `/explorer/equides/${KENTUCKY}`],
   ["reproducteurs", "/explorer/reproducteurs?code=BTR&produits_min=3"],
+  ["genetique", "/explorer/genetique?race=Trotteur+Francais"],
   ["documentation", "/documentation"]
 ]
 
@@ -87,6 +88,24 @@ describe.skipIf(executable === undefined)("the explorer in a browser", () => {
         assert.deepStrictEqual(errors, [])
       }), TIMEOUT)
 
+    it.effect("record → its breed's genetics (charts, table, ancestors) → a major ancestor", () =>
+      Effect.gen(function*() {
+        const { page, errors } = yield* openPage(`/explorer/equides/${HALLEY}`)
+        const reference = page.getByRole("link", { name: /^Trotteur Francais nés \d{4}–\d{4} : \d+,\d\d\s%$/ })
+        yield* step(() => reference.click())
+        yield* step(() => page.waitForURL(/\/explorer\/genetique\?race=Trotteur\+Francais$/))
+        assert.strictEqual(yield* step(() => page.locator("h1").textContent()), "Génétique : Trotteur Francais")
+        assert.strictEqual(yield* step(() => page.locator("figure.chart svg[role=img]").count()), 2)
+        const ancestors = page.locator("#reference ~ .table-wrap tbody tr")
+        assert.strictEqual(yield* step(() => ancestors.count()), 5 + 20)
+        const first = page.locator("#reference ~ .table-wrap tbody tr td a").first()
+        const name = (yield* step(() => first.textContent())) ?? ""
+        yield* step(() => first.click())
+        yield* step(() => page.waitForURL(/\/explorer\/equides\/[A-Za-z0-9_-]{22}$/))
+        assert.strictEqual(yield* step(() => page.locator("h1").textContent()), name)
+        assert.deepStrictEqual(errors, [])
+      }), TIMEOUT)
+
     it.effect("the list form with two filters gives results and facets, its URL holding the state", () =>
       Effect.gen(function*() {
         const { page, errors } = yield* openPage("/explorer/equides")
@@ -113,7 +132,7 @@ describe.skipIf(executable === undefined)("the explorer in a browser", () => {
           assert.strictEqual(yield* horizontalOverflow(page), 0, "at 1280 px")
           const violations = yield* axeViolations(page)
           assert.deepStrictEqual(violations, [], JSON.stringify(violations))
-          if (name === "stats" || name === "documentation" || name === "sire" || name === "reproducteurs") yield* screenshot(page, name)
+          if (name === "stats" || name === "documentation" || name === "sire" || name === "reproducteurs" || name === "genetique") yield* screenshot(page, name)
           // The same page narrowed: the layout is recomputed, no reload needed.
           yield* step(() => page.setViewportSize(PHONE))
           assert.strictEqual(yield* horizontalOverflow(page), 0, "at 390 px")
