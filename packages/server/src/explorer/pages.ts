@@ -7,7 +7,6 @@
  * holds the server's thread; the same function renders it in the server's thread with `WORKERS=0`.
  */
 import {
-  breedReference,
   type DatasetData,
   descendanceQuery,
   findEquide,
@@ -176,14 +175,7 @@ export const renderPage = (data: DatasetData, execution: PageExecution): Rendere
       const view = recordView(data, row)
       // A parent's offspring statistics, as `/v1/equides/{id}/descendance/statistiques` gives them.
       const statistiques = view.equide.nombre_de_descendants === 0 ? undefined : statistiquesDescendance(data, row)
-      // F and t over all known generations and the breed's reference, as `/v1/equides/{id}/genetique` gives them
-      // (without its mean coancestry, one indirect pass over the whole pedigree on a breed's first use).
-      const genetique = {
-        consanguinite: data.genetics.inbreeding[row],
-        generations_equivalentes: data.genetics.equivalentGenerations[row],
-        reference: breedReference(data, row)
-      }
-      return rendered(recordPage(about, { ...view, statistiques, genetique }))
+      return rendered(recordPage(about, { ...view, statistiques }))
     }
     case "reproducteurs": {
       const json = `/v1/stats/reproducteurs${queryString(pairs)}`

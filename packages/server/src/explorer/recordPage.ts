@@ -26,7 +26,7 @@ export interface RecordView {
   /** Its offspring's statistics, when it has offspring. */
   readonly statistiques?: StatistiquesDescendance | undefined
   /** Its genetics over all known generations (`/v1/equides/{id}/genetique` without the mean coancestry). */
-  readonly genetique?: Pick<Genetique, "consanguinite" | "generations_equivalentes" | "reference"> | undefined
+  readonly genetique: Pick<Genetique, "consanguinite" | "generations_equivalentes" | "reference">
 }
 
 const orAbsent = (value: string | number | undefined): Html | string =>
@@ -96,7 +96,7 @@ ${s.indices.length === 0 ? html`<p>Aucun produit ne porte d'indice lisible.</p>`
 <p class="json"><a href="${json}">JSON</a> (<code>GET ${json}</code>)</p>`
 }
 
-const genetics = (id: string, g: NonNullable<RecordView["genetique"]>): Html => {
+const genetics = (id: string, g: RecordView["genetique"]): Html => {
   const json = `/v1/equides/${id}/genetique`
   const reference = g.reference
   return html`<h2>Génétique</h2>
@@ -141,7 +141,7 @@ ${parentage("Mère", e.mere, view.maternal)}
 <dt>Père de la mère (selon la fiche)</dt><dd>${parentLink(e.pere_de_mere)}</dd>
 <dt>Filiation rédigée par la source</dt><dd>${orAbsent(e.filiation_texte)}</dd>
 </dl>
-${view.genetique === undefined ? "" : genetics(e.id, view.genetique)}
+${genetics(e.id, view.genetique)}
 <h2>Performances</h2>
 ${performances(e.performances)}
 ${view.statistiques === undefined ? "" : offspring(e.id, view.statistiques)}`

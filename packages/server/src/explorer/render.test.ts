@@ -3,7 +3,7 @@
  * parents, repeated ancestors, over a small Dataset built with the API's own builder.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { breedReference, buildDataset, findEquide, inMemoryProvenance, meta, pedigree, type SourceRecord, statsGenetique } from "@equides/domain"
+import { buildDataset, findEquide, inMemoryProvenance, meta, pedigree, type SourceRecord, statsGenetique } from "@equides/domain"
 import { Result } from "effect"
 import fc from "fast-check"
 import { idN } from "@equides/domain/testing"
@@ -44,18 +44,7 @@ const rowOf = (id: string): number => {
   if (row === undefined) throw new Error(`no row for ${id}`)
   return row
 }
-/** The record page as `renderPage` makes it: with the genetics columns and the breed's reference. */
-const withGenetics = (id: string) => {
-  const row = rowOf(id)
-  return recordPage(about, {
-    ...recordView(data, row),
-    genetique: {
-      consanguinite: data.genetics.inbreeding[row],
-      generations_equivalentes: data.genetics.equivalentGenerations[row],
-      reference: breedReference(data, row)
-    }
-  }).markup
-}
+const recordMarkup = (id: string): string => recordPage(about, recordView(data, rowOf(id))).markup
 const selleFrancais = (() => {
   const figures = statsGenetique(data, { race: ["selle francais"] })
   if (Result.isFailure(figures)) throw new Error(figures.failure.detail)
@@ -127,13 +116,13 @@ describe("genetics", () => {
   it("shows on a record its F, its equivalent generations and its breed's reference mean F, linked to the breed's page", () => {
     // Sire × his own daughter (whose dam is dangling): F = 1/4, t = (1 + 0)/2 + (1 + 1/2)/2 = 1.25; the
     // breed's reference population is the birth years 2004–2008, the inbred son alone.
-    const inbred = withGenetics(INBRED)
+    const inbred = recordMarkup(INBRED)
     expect(inbred).toContain("<dt>Consanguinité (F, toutes générations connues)</dt><dd>25,00\u00a0%</dd>")
     expect(inbred).toContain("<dt>Générations équivalentes connues</dt><dd>1,25</dd>")
     expect(inbred).toContain("<a href=\"/explorer/genetique?race=Selle+Francais\">Selle Francais nés 2004–2008 : 25,00\u00a0%</a>")
     expect(inbred).toContain(`<a href="/v1/equides/${INBRED}/genetique">JSON</a>`)
-    expect(withGenetics(SIRE)).toContain("<dd>0,00\u00a0%</dd>")
-    expect(withGenetics(BARE)).toContain("pas de population de référence")
+    expect(recordMarkup(SIRE)).toContain("<dd>0,00\u00a0%</dd>")
+    expect(recordMarkup(BARE)).toContain("pas de population de référence")
   })
 
   it("draws a breed's mean F and Ne by year, tabulates every year, and links its major ancestors", () => {
