@@ -25,6 +25,9 @@ const BREEDS_LISTED = 12
 export const percent = (share: number): string =>
   `${(100 * share).toLocaleString("fr-FR", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}\u00a0%`
 
+/** A figure the definitions leave undefined here (Ne without ΔF, f_a without ancestors): not an absent field. */
+const UNDEFINED = html`<span class="muted">non défini</span>`
+
 const valueOf = (pairs: Pairs, name: string): string => pairs.find(([k]) => k === name)?.[1] ?? ""
 
 const WIDTH = 640
@@ -90,8 +93,10 @@ const years = (stats: StatsGenetique): Html => {
   const f = annees.map((a) => ({ annee: a.annee, value: a.consanguinite_moyenne }))
   const ne = annees.map((a) => ({ annee: a.annee, value: a.taille_efficace }))
   return html`<h2 id="par-annee">Par année de naissance</h2>
-<figure class="chart">${lineChart("graphique-f", "Consanguinité moyenne (F) par année de naissance", f, percent)}</figure>
-<figure class="chart">${lineChart("graphique-ne", "Taille efficace (Ne) par année de naissance", ne, (n) => decimal(Math.round(n)))}</figure>
+<figure class="chart">${lineChart("graphique-f", "Consanguinité moyenne (F) par année de naissance", f, percent)}
+<figcaption>Consanguinité moyenne (F) par année de naissance</figcaption></figure>
+<figure class="chart">${lineChart("graphique-ne", "Taille efficace (Ne) par année de naissance", ne, (n) => decimal(Math.round(n)))}
+<figcaption>Taille efficace (Ne) par année de naissance ; pas de point où Ne n'est pas défini</figcaption></figure>
 <div class="table-wrap"><table>
 <caption>Consanguinité et taille efficace par année de naissance</caption>
 <thead><tr><th scope="col">Année</th><th scope="col" class="num">Fiches</th><th scope="col" class="num">F moyen</th><th scope="col" class="num">F &gt; 0</th><th scope="col" class="num">F ≥ 12,5 %</th><th scope="col" class="num">Générations équivalentes</th><th scope="col" class="num">Ne</th></tr></thead>
@@ -100,7 +105,7 @@ const years = (stats: StatsGenetique): Html => {
       html`<tr><td>${String(a.annee)}</td><td class="num">${frenchNumber(a.effectif)}</td><td class="num">${percent(a.consanguinite_moyenne)}</td><td class="num">${
         frenchNumber(a.consanguins)
       }</td><td class="num">${frenchNumber(a.au_moins_12_5)}</td><td class="num">${decimal(a.generations_equivalentes_moyennes)}</td><td class="num">${
-        a.taille_efficace === null ? ABSENT : decimal(Math.round(a.taille_efficace))
+        a.taille_efficace === null ? UNDEFINED : decimal(Math.round(a.taille_efficace))
       }</td></tr>`
     )
   }</tbody>
@@ -113,10 +118,10 @@ const population = (reference: NonNullable<StatsGenetique["reference"]>): Html =
 <caption>Fondateurs et ancêtres de ${frenchNumber(reference.effectif)} fiches</caption>
 <tbody>
 <tr><th scope="row">Fondateurs efficaces (f<sub>e</sub>)</th><td class="num">${decimal(reference.fondateurs_efficaces)}</td></tr>
-<tr><th scope="row">Ancêtres efficaces (f<sub>a</sub>)</th><td class="num">${reference.ancetres_efficaces === null ? ABSENT : decimal(reference.ancetres_efficaces)}</td></tr>
+<tr><th scope="row">Ancêtres efficaces (f<sub>a</sub>)</th><td class="num">${reference.ancetres_efficaces === null ? UNDEFINED : decimal(reference.ancetres_efficaces)}</td></tr>
 <tr><th scope="row">Ancêtres retenus</th><td class="num">${frenchNumber(reference.ancetres_retenus)}</td></tr>
 <tr><th scope="row">Contribution expliquée</th><td class="num">${percent(reference.contribution_expliquee)}</td></tr>
-<tr><th scope="row">Intervalle de génération (ans)</th><td class="num">${reference.intervalle_generation === null ? ABSENT : decimal(reference.intervalle_generation)}</td></tr>
+<tr><th scope="row">Intervalle de génération (ans)</th><td class="num">${reference.intervalle_generation === null ? UNDEFINED : decimal(reference.intervalle_generation)}</td></tr>
 </tbody>
 </table></div>
 ${reference.principaux_ancetres.length === 0 ? "" : html`<div class="table-wrap"><table>
