@@ -52,4 +52,4 @@ process.stdout.write(`records ${n}, genetics phase ${(geneticsMs / 1000).toFixed
 process.stdout.write("| race | records | mean F | F = 0 | F ≥ 12.5 % | mean t | mean F 1989–92 | mean F 2020–24 | Ne 2020–24 |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 process.stdout.write(line("all", all) + "\n")
 const order = byBreed.map((g, code) => ({ g, label: data.race.values[code] })).filter(({ g }) => g.count >= 1000).sort((a, b) => b.g.count - a.g.count)
-for (const { g, label } of order) process.stdout.write(line(label, g) + "\n")
+for (const { g, label } of order) process.stdout.write(line(label === "" ? "(no race)" : label, g) + "\n")
