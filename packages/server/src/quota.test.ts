@@ -114,6 +114,7 @@ describe("unitsOf", () => {
       "/explorer/equides/:id": 0.5,
       "/explorer/equides/:id/descendance": 0.5,
       "/explorer/equides/:id/pedigree": 0.5,
+      "/explorer/genetique": 2,
       "/explorer/reproducteurs": 2,
       "/explorer/stats": 4,
       "/v1/accouplements": 0.5,

@@ -4,7 +4,7 @@ import * as fc from "fast-check"
 import { buildDataset, inMemoryProvenance } from "../dataset/Dataset.ts"
 import { Genetique, StatsGenetique } from "../schemas/genetique.ts"
 import { RACES, recordsArbitrary } from "../testing/arbitraries.ts"
-import { genetique, statsGenetique } from "./genetique.ts"
+import { breedReference, genetique, statsGenetique } from "./genetique.ts"
 
 /** Loaded in 2003: the arbitraries' years are 2000–2004 (and an aberrant one), links may form cycles. */
 const PROVENANCE = { ...inMemoryProvenance(0), ingestedAt: "2003-06-01T00:00:00.000Z" }
@@ -18,7 +18,12 @@ describe("genetique over any records", () => {
     fc.assert(
       fc.property(recordsArbitrary({ minLength: 1, maxLength: 40 }), fc.constantFrom(...RACES), (records, race) => {
         const data = buildDataset(records, PROVENANCE)
-        for (let row = 0; row < data.size; row++) decodes(Genetique, genetique(data, row))
+        for (let row = 0; row < data.size; row++) {
+          const answer = genetique(data, row)
+          decodes(Genetique, answer)
+          // What a record page shows without the mean coancestry's pass: the same reference.
+          expect(breedReference(data, row)).toEqual(answer.reference)
+        }
         for (const query of [{}, { race: [race] }, { annee_min: 2001, annee_max: 2002 }]) {
           const answer = statsGenetique(data, query)
           // A breed the records do not carry is the race filter's 400.

@@ -125,6 +125,26 @@ const parenteOf = (data: DatasetData, key: string, breed: Breed): Float32Array =
   return column
 }
 
+const referenceOf = (data: DatasetData, row: number, breed: Breed | undefined): Genetique["reference"] => {
+  const reference = breed?.reference ?? null
+  return breed === undefined || reference === null ? null : {
+    race: breed.race ?? raceOf(data, row),
+    annee_min: reference.annee_min,
+    annee_max: reference.annee_max,
+    effectif: reference.rows.length,
+    consanguinite_moyenne: breed.meanInbreeding
+  }
+}
+
+/**
+ * The `reference` of `/v1/equides/{id}/genetique` of `row` alone: its breed's reference population,
+ * without the mean coancestry's indirect pass (what a page shows beside the horse's F).
+ */
+export const breedReference = (data: DatasetData, row: number): Genetique["reference"] => {
+  const codes = codesOfRow(data, row)
+  return referenceOf(data, row, codes === undefined ? undefined : breedOf(data, codes))
+}
+
 /** `GET /v1/equides/{id}/genetique` of `row`. */
 export const genetique = (data: DatasetData, row: number): Genetique => {
   const { completeGenerations, equivalentGenerations, inbreeding, longestLine } = data.genetics
@@ -133,8 +153,7 @@ export const genetique = (data: DatasetData, row: number): Genetique => {
   const increase = individualIncrease(F, t)
   const codes = codesOfRow(data, row)
   const breed = codes === undefined ? undefined : breedOf(data, codes)
-  const reference = breed?.reference ?? null
-  const parente = breed === undefined || reference === null
+  const parente = breed === undefined || breed.reference === null
     ? null
     : single(parenteOf(data, breedKey(codes), breed)[row])
   return {
@@ -145,13 +164,7 @@ export const genetique = (data: DatasetData, row: number): Genetique => {
     generations_max: longestLine[row],
     accroissement_individuel: increase === null ? null : single(increase),
     parente_moyenne: parente,
-    reference: breed === undefined || reference === null ? null : {
-      race: breed.race ?? raceOf(data, row),
-      annee_min: reference.annee_min,
-      annee_max: reference.annee_max,
-      effectif: reference.rows.length,
-      consanguinite_moyenne: breed.meanInbreeding
-    }
+    reference: referenceOf(data, row, breed)
   }
 }
 

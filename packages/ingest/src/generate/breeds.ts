@@ -22,6 +22,12 @@ interface BreedSpec {
   readonly kind: BreedKind
   /** Chance, before calibration, that a record of this breed has a recorded parent. */
   readonly parentage: number
+  /**
+   * Share of foals (with a known dam) whose sire is one of the dam's relatives in the extraction
+   * year (kinship.ts): a closed stud book with a few dominant lines (Arabe, the trotters, the
+   * draught breeds) breeds closer than the open sport-horse books.
+   */
+  readonly kinship: number
   /** Breeds a sire (dam) is taken from, with their relative affinity. */
   readonly sires: ReadonlyArray<readonly [string, number]>
   readonly dams: ReadonlyArray<readonly [string, number]>
@@ -34,114 +40,114 @@ interface BreedSpec {
 
 const SPECS: ReadonlyArray<BreedSpec> = [
   {
-    key: "TF", label: "Trotteur Francais", code: "TF", weight: 22, kind: "trot", parentage: 0.99,
+    key: "TF", label: "Trotteur Francais", code: "TF", weight: 22, kind: "trot", parentage: 0.99, kinship: 0.7,
     sires: [["TF", 1], ["TETF", 0.06]], dams: [["TF", 1]], french: true, countries: [], foreign: 0
   },
   {
-    key: "PS", label: "Pur Sang", code: "PS", weight: 12.5, kind: "gallop", parentage: 0.98,
+    key: "PS", label: "Pur Sang", code: "PS", weight: 12.5, kind: "gallop", parentage: 0.98, kinship: 0.45,
     sires: [["PS", 1]], dams: [["PS", 1]], french: false, countries: ["GB", "IRL", "USA", "GER"], foreign: 0.3
   },
   {
-    key: "SF", label: "Selle Francais", code: "SF", weight: 14, kind: "sport", parentage: 0.97,
+    key: "SF", label: "Selle Francais", code: "SF", weight: 14, kind: "sport", parentage: 0.97, kinship: 0.3,
     sires: [["SF", 1], ["PS", 0.1], ["AA", 0.08], ["OES", 0.15], ["SBS", 0.1], ["RI", 0.03]],
     dams: [["SF", 1], ["AA", 0.1], ["PS", 0.08], ["OES", 0.08], ["CS", 0.12]],
     french: true, countries: [], foreign: 0
   },
   {
-    key: "ONC", label: "Origine Non Constatee", code: "ONC", weight: 13, kind: "leisure", parentage: 0.2,
+    key: "ONC", label: "Origine Non Constatee", code: "ONC", weight: 13, kind: "leisure", parentage: 0.2, kinship: 0.35,
     sires: [["ONC", 1], ["CS", 0.3], ["TF", 0.15], ["PS", 0.1], ["AR", 0.1], ["COMTOIS", 0.05]],
     dams: [["ONC", 1], ["CS", 0.3], ["TF", 0.1], ["PS", 0.08]], french: false, countries: [], foreign: 0
   },
   {
-    key: "CS", label: "Cheval De Selle", code: "CS", weight: 6, kind: "sport", parentage: 0.85,
+    key: "CS", label: "Cheval De Selle", code: "CS", weight: 6, kind: "sport", parentage: 0.85, kinship: 0.35,
     sires: [["CS", 1], ["SF", 0.6], ["OES", 0.2], ["PS", 0.1], ["AR", 0.05]],
     dams: [["CS", 1], ["ONC", 0.3], ["SF", 0.3], ["OES", 0.1]], french: true, countries: [], foreign: 0
   },
   {
-    key: "PFS", label: "Poney Francais De Selle", code: "PFS", weight: 4.5, kind: "pony", parentage: 0.9,
+    key: "PFS", label: "Poney Francais De Selle", code: "PFS", weight: 4.5, kind: "pony", parentage: 0.9, kinship: 0.45,
     sires: [["PFS", 1], ["CONNEMARA", 0.2], ["WELSH", 0.2], ["AR", 0.04]],
     dams: [["PFS", 1], ["CONNEMARA", 0.2], ["WELSH", 0.3], ["SHETLAND", 0.05]], french: true, countries: [],
     foreign: 0
   },
   {
-    key: "AR", label: "Arabe", code: "AR", weight: 3.5, kind: "arab", parentage: 0.97,
+    key: "AR", label: "Arabe", code: "AR", weight: 3.5, kind: "arab", parentage: 0.97, kinship: 0.9,
     sires: [["AR", 1]], dams: [["AR", 1]], french: false, countries: ["POL", "EGY", "USA", "GB"], foreign: 0.15
   },
   {
-    key: "AA", label: "Anglo-Arabe", code: "AA", weight: 2.5, kind: "sport", parentage: 0.97,
+    key: "AA", label: "Anglo-Arabe", code: "AA", weight: 2.5, kind: "sport", parentage: 0.97, kinship: 0.45,
     sires: [["AA", 1], ["PS", 0.4], ["AR", 0.3]], dams: [["AA", 1], ["AR", 0.3], ["PS", 0.2]], french: true,
     countries: [], foreign: 0
   },
   {
-    key: "TE", label: "Trotteur Etranger", code: "TE", weight: 1.8, kind: "trot", parentage: 0.75,
+    key: "TE", label: "Trotteur Etranger", code: "TE", weight: 1.8, kind: "trot", parentage: 0.75, kinship: 0.45,
     sires: [["TE", 1], ["TETF", 0.3]], dams: [["TE", 1]], french: false,
     countries: ["USA", "SWE", "ITY", "NOR", "FIN", "GER"], foreign: 0.8
   },
   {
-    key: "TETF", label: "Trotteur Etranger", code: "TETF", weight: 0.4, kind: "trot", parentage: 0.75,
+    key: "TETF", label: "Trotteur Etranger", code: "TETF", weight: 0.4, kind: "trot", parentage: 0.75, kinship: 0.45,
     sires: [["TE", 1], ["TETF", 0.5]], dams: [["TE", 1]], french: false, countries: ["USA", "SWE", "ITY"],
     foreign: 0.9
   },
   {
-    key: "OES", label: "Selle Etranger", code: "OES", weight: 3, kind: "sport", parentage: 0.65,
+    key: "OES", label: "Selle Etranger", code: "OES", weight: 3, kind: "sport", parentage: 0.65, kinship: 0.35,
     sires: [["OES", 1], ["SBS", 0.2], ["RI", 0.1]], dams: [["OES", 1], ["SBS", 0.2]], french: false,
     countries: ["GER", "NED", "BEL", "GB", "SWE"], foreign: 0.7
   },
   {
-    key: "SBS", label: "Cheval De Sport Belge", code: "SBS", weight: 1.2, kind: "sport", parentage: 0.8,
+    key: "SBS", label: "Cheval De Sport Belge", code: "SBS", weight: 1.2, kind: "sport", parentage: 0.8, kinship: 0.35,
     sires: [["SBS", 1], ["OES", 0.3], ["SF", 0.1]], dams: [["SBS", 1], ["OES", 0.3]], french: false,
     countries: ["BEL"], foreign: 0.8
   },
   {
-    key: "RI", label: "Cheval De Sport Irlandais", code: "RI", weight: 0.8, kind: "sport", parentage: 0.75,
+    key: "RI", label: "Cheval De Sport Irlandais", code: "RI", weight: 0.8, kind: "sport", parentage: 0.75, kinship: 0.45,
     sires: [["RI", 1], ["PS", 0.3]], dams: [["RI", 1]], french: false, countries: ["IRL"], foreign: 0.8
   },
   {
-    key: "CONNEMARA", label: "Connemara", code: "PFS", weight: 1.2, kind: "pony", parentage: 0.8,
+    key: "CONNEMARA", label: "Connemara", code: "PFS", weight: 1.2, kind: "pony", parentage: 0.8, kinship: 0.55,
     sires: [["CONNEMARA", 1]], dams: [["CONNEMARA", 1]], french: false, countries: ["IRL"], foreign: 0.3
   },
   {
-    key: "WELSH", label: "Welsh", code: "PFS", weight: 1.2, kind: "pony", parentage: 0.8,
+    key: "WELSH", label: "Welsh", code: "PFS", weight: 1.2, kind: "pony", parentage: 0.8, kinship: 0.55,
     sires: [["WELSH", 1]], dams: [["WELSH", 1]], french: false, countries: ["GB"], foreign: 0.3
   },
   {
-    key: "SHETLAND", label: "Shetland", code: "PFS", weight: 1.5, kind: "pony", parentage: 0.7,
+    key: "SHETLAND", label: "Shetland", code: "PFS", weight: 1.5, kind: "pony", parentage: 0.7, kinship: 0.55,
     sires: [["SHETLAND", 1]], dams: [["SHETLAND", 1]], french: false, countries: ["GB", "NED"], foreign: 0.2
   },
   {
-    key: "COMTOIS", label: "Comtois", code: "ONC", weight: 1.5, kind: "draft", parentage: 0.85,
+    key: "COMTOIS", label: "Comtois", code: "ONC", weight: 1.5, kind: "draft", parentage: 0.85, kinship: 0.65,
     sires: [["COMTOIS", 1]], dams: [["COMTOIS", 1]], french: true, countries: [], foreign: 0
   },
   {
-    key: "BRETON", label: "Breton", code: "ONC", weight: 1.2, kind: "draft", parentage: 0.85,
+    key: "BRETON", label: "Breton", code: "ONC", weight: 1.2, kind: "draft", parentage: 0.85, kinship: 0.65,
     sires: [["BRETON", 1]], dams: [["BRETON", 1]], french: true, countries: [], foreign: 0
   },
   {
-    key: "PERCHERON", label: "Percheron", code: "ONC", weight: 0.6, kind: "draft", parentage: 0.8,
+    key: "PERCHERON", label: "Percheron", code: "ONC", weight: 0.6, kind: "draft", parentage: 0.8, kinship: 0.65,
     sires: [["PERCHERON", 1]], dams: [["PERCHERON", 1]], french: true, countries: [], foreign: 0
   },
   {
-    key: "COB", label: "Cob Normand", code: "ONC", weight: 0.6, kind: "draft", parentage: 0.8,
+    key: "COB", label: "Cob Normand", code: "ONC", weight: 0.6, kind: "draft", parentage: 0.8, kinship: 0.65,
     sires: [["COB", 1]], dams: [["COB", 1]], french: true, countries: [], foreign: 0
   },
   {
-    key: "LUSITANIEN", label: "Lusitanien", code: "OES", weight: 0.8, kind: "baroque", parentage: 0.7,
+    key: "LUSITANIEN", label: "Lusitanien", code: "OES", weight: 0.8, kind: "baroque", parentage: 0.7, kinship: 0.55,
     sires: [["LUSITANIEN", 1]], dams: [["LUSITANIEN", 1]], french: false, countries: ["POR"], foreign: 0.6
   },
   {
-    key: "QH", label: "Quarter Horse", code: "OES", weight: 0.7, kind: "leisure", parentage: 0.7,
+    key: "QH", label: "Quarter Horse", code: "OES", weight: 0.7, kind: "leisure", parentage: 0.7, kinship: 0.45,
     sires: [["QH", 1]], dams: [["QH", 1]], french: false, countries: ["USA"], foreign: 0.6
   },
   {
-    key: "HAFLINGER", label: "Haflinger", code: "ONC", weight: 0.5, kind: "leisure", parentage: 0.7,
+    key: "HAFLINGER", label: "Haflinger", code: "ONC", weight: 0.5, kind: "leisure", parentage: 0.7, kinship: 0.55,
     sires: [["HAFLINGER", 1]], dams: [["HAFLINGER", 1]], french: false, countries: ["AUT"], foreign: 0.3
   },
   {
-    key: "FRISON", label: "Frison", code: "OES", weight: 0.4, kind: "baroque", parentage: 0.7,
+    key: "FRISON", label: "Frison", code: "OES", weight: 0.4, kind: "baroque", parentage: 0.7, kinship: 0.75,
     sires: [["FRISON", 1]], dams: [["FRISON", 1]], french: false, countries: ["NED"], foreign: 0.6
   },
   {
-    key: "APPALOOSA", label: "Appaloosa", code: "ONC", weight: 0.3, kind: "leisure", parentage: 0.6,
+    key: "APPALOOSA", label: "Appaloosa", code: "ONC", weight: 0.3, kind: "leisure", parentage: 0.6, kinship: 0.45,
     sires: [["APPALOOSA", 1]], dams: [["APPALOOSA", 1]], french: false, countries: ["USA"], foreign: 0.5
   }
 ]
@@ -152,6 +158,7 @@ export interface Breed {
   readonly weight: number
   readonly kind: BreedKind
   readonly parentage: number
+  readonly kinship: number
   /** Indices into BREEDS. */
   readonly sires: ReadonlyArray<readonly [number, number]>
   readonly dams: ReadonlyArray<readonly [number, number]>
@@ -172,6 +179,7 @@ export const BREEDS: ReadonlyArray<Breed> = SPECS.map((spec) => ({
   weight: spec.weight,
   kind: spec.kind,
   parentage: spec.parentage,
+  kinship: spec.kinship,
   sires: spec.sires.map(([key, affinity]) => [indexOfKey(key), affinity] as const),
   dams: spec.dams.map(([key, affinity]) => [indexOfKey(key), affinity] as const),
   french: spec.french,

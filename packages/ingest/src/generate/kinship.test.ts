@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { foalInbreeding } from "@equides/domain"
+import { BREEDS } from "./breeds.ts"
 import { generatePopulation } from "./generateExtract.ts"
 import { StudBook } from "./kinship.ts"
 import { Rng } from "./prng.ts"
@@ -44,5 +45,29 @@ describe("matings between relatives", () => {
     expect(inbred / withPedigree).toBeLessThan(0.65)
     expect(high / withPedigree).toBeGreaterThan(0.01)
     expect(high / withPedigree).toBeLessThan(0.15)
+  })
+})
+
+describe("inbreeding by breed and year", () => {
+  it("rises over the years, and the closed stud books (Arabe, Trotteur Francais) are more inbred than the Selle Francais", () => {
+    const { breed, count, dam, sire, year } = generatePopulation({ seed: 1, count: 40_000 })
+    const known = (parent: number) => (parent < count ? parent : -1)
+    const parentage = { sire: sire.map(known), dam: dam.map(known) }
+    // The extract begins in 1975: 12 generations reach every known ancestor, F over all generations.
+    const meanF = (member: (row: number) => boolean): number => {
+      let n = 0
+      let sum = 0
+      for (let row = 0; row < count; row++) {
+        if (!member(row)) continue
+        n++
+        if (parentage.sire[row] >= 0 && parentage.dam[row] >= 0) sum += foalInbreeding(parentage, parentage.sire[row], parentage.dam[row], 12)
+      }
+      return sum / n
+    }
+    const breedIndex = (label: string) => BREEDS.findIndex((b) => b.label === label)
+    const recent = (label: string) => meanF((row) => breed[row] === breedIndex(label) && year[row] >= 2010)
+    expect(meanF((row) => year[row] >= 2015)).toBeGreaterThan(meanF((row) => year[row] >= 1990 && year[row] < 2000))
+    expect(recent("Arabe")).toBeGreaterThan(recent("Selle Francais"))
+    expect(recent("Trotteur Francais")).toBeGreaterThan(recent("Selle Francais"))
   })
 })

@@ -7,14 +7,23 @@
  * The stud book remembers the stallion sons of every sire as records are given their parents (in
  * birth order, so a mare's relatives are known when she is bred).
  */
+import { EXTRACTION_YEAR, FIRST_YEAR } from "./calendar.ts"
 import type { Rng } from "./prng.ts"
 
-/** Share of foals (with a known dam) whose sire is chosen among the dam's relatives. */
-export const KIN_MATING_SHARE = 0.95
+/** Share of the breed's `kinship` already reached by the first foals of the extract. */
+const KINSHIP_AT_FIRST_YEAR = 0.4
+
+/**
+ * Share of a breed's foals (with a known dam) born in `year` whose sire is chosen among the dam's
+ * relatives: it grows over the years towards the breed's `kinship`, as the dominant lines take a
+ * larger share of the studs, so that the breed's inbreeding rises slowly, as in the real registry.
+ */
+export const kinMatingShare = (kinship: number, year: number): number =>
+  kinship * (KINSHIP_AT_FIRST_YEAR + (1 - KINSHIP_AT_FIRST_YEAR) * (year - FIRST_YEAR) / (EXTRACTION_YEAR - FIRST_YEAR))
 
 /** How the relative is chosen: cumulative shares of the close plans (the rest is line breeding). */
-const HALF_BROTHER = 0.02
-const GRANDSIRE = 0.04
+const HALF_BROTHER = 0.03
+const GRANDSIRE = 0.06
 
 /** Tries to find a relative of the right age before falling back to an ordinary sire. */
 const TRIES = 10
@@ -61,11 +70,11 @@ export class StudBook {
       if (grandsire >= 0 && fits(grandsire)) return grandsire
     }
     // Otherwise line breeding, tried a few times: a descendant (1 to 3 generations down, through stallion
-    // sons) of a sire 2 to 4 generations up her pedigree, neither her sire nor one of his sons.
+    // sons) of a sire 3 to 6 generations up her pedigree (as far as it is known), neither her sire nor one of his sons.
     const distant = (candidate: number): boolean => candidate !== damSire && this.sire[candidate] !== damSire && fits(candidate)
     for (let t = 0; t < TRIES; t++) {
       let anchor = this.sireOf(rng.chance(0.6) ? damSire : this.dam[dam])
-      for (let up = rng.below(3); up > 0 && this.sireOf(anchor) >= 0; up--) anchor = this.sire[anchor]
+      for (let up = 1 + rng.below(4); up > 0 && this.sireOf(anchor) >= 0; up--) anchor = this.sire[anchor]
       if (anchor < 0) continue
       let candidate = anchor
       for (let down = 1 + rng.below(3); down > 1 && candidate >= 0; down--) candidate = this.sonOf(candidate, (son) => son !== damSire, rng)

@@ -11,7 +11,7 @@
 import { BREEDS } from "./breeds.ts"
 import { calibrate, FIRST_YEAR, parentageRamp, YEAR_COUNT, yearWeight } from "./calendar.ts"
 import { ID_DEFECTS, type IdDefect } from "./ids.ts"
-import { KIN_MATING_SHARE, StudBook } from "./kinship.ts"
+import { kinMatingShare, StudBook } from "./kinship.ts"
 import { Pool } from "./pool.ts"
 import { Rng, Weighted } from "./prng.ts"
 
@@ -175,7 +175,7 @@ export const buildPopulation = (seed: number, count: number): Population => {
     const shape = rng.float()
     if (shape >= 0.06) dam[i] = drawParent(dams, b.dams, year[i], DAM_AGES)
     if (shape < 0.94) {
-      if (dam[i] >= 0 && rng.chance(KIN_MATING_SHARE)) sire[i] = studBook.relatedSire(dam[i], year[i], SIRE_AGES, rng)
+      if (dam[i] >= 0 && rng.chance(kinMatingShare(b.kinship, year[i]))) sire[i] = studBook.relatedSire(dam[i], year[i], SIRE_AGES, rng)
       if (sire[i] < 0) sire[i] = drawParent(sires, b.sires, year[i], SIRE_AGES)
     }
     if ((flags[i] & STALLION) !== 0) studBook.addStallion(i, sire[i])

@@ -4,7 +4,7 @@
  * error, no horizontal scrolling at 390 and 1280 px, and no serious or critical axe violation.
  * One screenshot per page type goes to `test-output/screenshots/` (ignored by git).
  *
- * The sample is generated (seed 1): HALLEY DU NOYER's sire KENTUCKY ARGENT has 86 products, so
+ * The sample is generated (seed 1): HALLEY DU MANOIR's sire KENTUCKY ARGENT has 78 products, so
  * its progeny has a second page.
  */
 import { assert, describe, layer } from "@effect/vitest"
@@ -21,8 +21,8 @@ import {
   step
 } from "../testing/browser.ts"
 
-const HALLEY = "qXtt-KVtSdWc6kx8nWoUZA"
-/** HALLEY's sire: 86 products, trotters with BTR and ITR indices. */
+const HALLEY = "3DbfdnZsQryvBV_0FWAZDw"
+/** HALLEY's sire: 78 products, trotters with BTR and ITR indices. */
 const KENTUCKY = "_XnG9AdERxevOb37nrUQyQ"
 const TIMEOUT = 60_000
 
@@ -37,6 +37,7 @@ const PAGES: ReadonlyArray<readonly [string, string]> = [
   ["stats", "/explorer/stats"],
   ["sire", `/explorer/equides/${KENTUCKY}`],
   ["reproducteurs", "/explorer/reproducteurs?code=BTR&produits_min=3"],
+  ["genetique", "/explorer/genetique?race=Trotteur+Francais"],
   ["documentation", "/documentation"]
 ]
 
@@ -50,15 +51,15 @@ describe.skipIf(executable === undefined)("the explorer in a browser", () => {
         const box = page.getByRole("combobox", { name: "Nom d'un équidé" })
         // The suggestions of the whole query: on a loaded machine a pause in the typing fetches a shorter
         // one first, whose late list would reset the active option under the arrow keys.
-        const answered = page.waitForResponse((response) => new URL(response.url()).searchParams.get("q") === "halley du no")
-        yield* step(() => box.pressSequentially("halley du no", { delay: 20 }))
+        const answered = page.waitForResponse((response) => new URL(response.url()).searchParams.get("q") === "halley du ma")
+        yield* step(() => box.pressSequentially("halley du ma", { delay: 20 }))
         yield* step(() => answered)
-        yield* step(() => page.getByRole("option", { name: /HALLEY DU NOYER/ }).first().waitFor())
+        yield* step(() => page.getByRole("option", { name: /HALLEY DU MANOIR/ }).first().waitFor())
         assert.strictEqual(yield* step(() => box.getAttribute("aria-expanded")), "true")
         yield* screenshot(page, "home")
         // Down the list with the arrow keys until the known horse is the active option.
         let chosen = ""
-        for (let i = 0; i < 10 && !chosen.startsWith("HALLEY DU NOYER"); i++) {
+        for (let i = 0; i < 10 && !chosen.startsWith("HALLEY DU MANOIR"); i++) {
           yield* step(() => box.press("ArrowDown"))
           yield* step(() => page.waitForFunction("document.querySelector('[aria-activedescendant]') !== null"))
           const active = yield* step(() => box.getAttribute("aria-activedescendant"))
@@ -67,10 +68,10 @@ describe.skipIf(executable === undefined)("the explorer in a browser", () => {
           assert.strictEqual(yield* step(() => option.getAttribute("aria-selected")), "true")
           chosen = (yield* step(() => option.textContent())) ?? ""
         }
-        assert.match(chosen, /^HALLEY DU NOYER/)
+        assert.match(chosen, /^HALLEY DU MANOIR/)
         yield* step(() => box.press("Enter"))
         yield* step(() => page.waitForURL(`**/explorer/equides/${HALLEY}`))
-        assert.strictEqual(yield* step(() => page.locator("h1").textContent()), "HALLEY DU NOYER")
+        assert.strictEqual(yield* step(() => page.locator("h1").textContent()), "HALLEY DU MANOIR")
         yield* screenshot(page, "record")
 
         yield* step(() => page.getByRole("link", { name: "Pedigree", exact: true }).click())
@@ -88,7 +89,25 @@ describe.skipIf(executable === undefined)("the explorer in a browser", () => {
         yield* screenshot(page, "progeny")
         yield* step(() => page.getByRole("link", { name: /Page suivante/ }).first().click())
         yield* step(() => page.waitForURL(/offset=50/))
-        assert.strictEqual(yield* step(() => page.locator("tbody tr").count()), 36)
+        assert.strictEqual(yield* step(() => page.locator("tbody tr").count()), 28)
+        assert.deepStrictEqual(errors, [])
+      }), TIMEOUT)
+
+    it.effect("record → its breed's genetics (charts, table, ancestors) → a major ancestor", () =>
+      Effect.gen(function*() {
+        const { page, errors } = yield* openPage(`/explorer/equides/${HALLEY}`)
+        const reference = page.getByRole("link", { name: /^Trotteur Francais nés \d{4}–\d{4} : \d+,\d\d\s%$/ })
+        yield* step(() => reference.click())
+        yield* step(() => page.waitForURL(/\/explorer\/genetique\?race=Trotteur\+Francais$/))
+        assert.strictEqual(yield* step(() => page.locator("h1").textContent()), "Génétique : Trotteur Francais")
+        assert.strictEqual(yield* step(() => page.locator("figure.chart svg[role=img]").count()), 2)
+        const ancestors = page.locator("#reference ~ .table-wrap tbody tr")
+        assert.strictEqual(yield* step(() => ancestors.count()), 5 + 20)
+        const first = page.locator("#reference ~ .table-wrap tbody tr td a").first()
+        const name = (yield* step(() => first.textContent())) ?? ""
+        yield* step(() => first.click())
+        yield* step(() => page.waitForURL(/\/explorer\/equides\/[A-Za-z0-9_-]{22}$/))
+        assert.strictEqual(yield* step(() => page.locator("h1").textContent()), name)
         assert.deepStrictEqual(errors, [])
       }), TIMEOUT)
 
@@ -118,7 +137,7 @@ describe.skipIf(executable === undefined)("the explorer in a browser", () => {
           assert.strictEqual(yield* horizontalOverflow(page), 0, "at 1280 px")
           const violations = yield* axeViolations(page)
           assert.deepStrictEqual(violations, [], JSON.stringify(violations))
-          if (name === "stats" || name === "documentation" || name === "sire" || name === "reproducteurs") yield* screenshot(page, name)
+          if (name === "stats" || name === "documentation" || name === "sire" || name === "reproducteurs" || name === "genetique") yield* screenshot(page, name)
           // The same page narrowed: the layout is recomputed, no reload needed.
           yield* step(() => page.setViewportSize(PHONE))
           assert.strictEqual(yield* horizontalOverflow(page), 0, "at 390 px")

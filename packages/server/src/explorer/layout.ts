@@ -7,7 +7,7 @@
 import type { Meta } from "@equides/domain"
 import { assetUrl, SCRIPT, STYLESHEET } from "./assets.ts"
 import { type Html, html } from "./html.ts"
-import { EXPLORER_HOME, EXPLORER_LIST, EXPLORER_SIRES, EXPLORER_STATS } from "./paths.ts"
+import { EXPLORER_GENETICS, EXPLORER_HOME, EXPLORER_LIST, EXPLORER_SIRES, EXPLORER_STATS } from "./paths.ts"
 
 export interface PageSpec {
   /** The page's subject: the title reads "<title> — Équidés". */
@@ -57,6 +57,7 @@ ${spec.script === true ? html`<script src="${assetUrl(SCRIPT)}" defer></script>`
 <a href="${EXPLORER_LIST}">Liste et filtres</a>
 <a href="${EXPLORER_STATS}">Statistiques</a>
 <a href="${EXPLORER_SIRES}">Reproducteurs</a>
+<a href="${EXPLORER_GENETICS}">Génétique</a>
 <a href="/documentation">Documentation de l'API</a>
 </nav>
 </header>

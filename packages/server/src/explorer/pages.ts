@@ -1,6 +1,6 @@
 /**
  * The explorer's pages that read the data (a list with its facets, the statistics, a record, a
- * pedigree, a progeny, parents ranked by their offspring), made from the request alone: its query decoded with the API's own
+ * pedigree, a progeny, parents ranked by their offspring, a breed's genetics), made from the request alone: its query decoded with the API's own
  * parameters, the data read with the API's own query functions, the page rendered, as bytes with
  * their status (an error page says why, 400 or 404). A `PageExecution` is plain data: the
  * `Executor` renders it on a query worker when there are (`execution/work.ts`), so that no page
@@ -10,6 +10,7 @@ import {
   type DatasetData,
   descendanceQuery,
   findEquide,
+  genetiqueQuery,
   type Introuvable,
   listQuery,
   listWithBreakdowns,
@@ -27,11 +28,13 @@ import {
   reproducteursAnswer,
   reproducteursQuery,
   statistiquesDescendance,
-  stats
+  stats,
+  statsGenetique
 } from "@equides/domain"
 import { Result, Schema } from "effect"
 import { equideNotFound } from "../handlers/query.ts"
 import { errorPage } from "./errorPage.ts"
+import { type GenetiqueOutcome, genetiquePage } from "./genetiquePage.ts"
 import type { Html } from "./html.ts"
 import { FACET_DIMENSIONS, listPage, type ListOutcome, type Suggestions } from "./listPage.ts"
 import { type Pairs, queryString } from "./paths.ts"
@@ -45,7 +48,7 @@ import { parentLinks, progenyView, recordView } from "./views.ts"
 
 /** A page to render: `url`, the request's path and query as received; `id`, the `{id}` of a record's pages. */
 export type PageExecution =
-  | { readonly page: "list" | "stats" | "reproducteurs"; readonly url: string }
+  | { readonly page: "list" | "stats" | "reproducteurs" | "genetique"; readonly url: string }
   | { readonly page: "record" | "pedigree" | "progeny"; readonly url: string; readonly id: string }
 
 /** A rendered page: its status (200, or the 400 or 404 of an error page) and its UTF-8 bytes. */
@@ -65,6 +68,7 @@ const LIST_DOCS = listQuery.docs.filter((doc) => doc.name !== "vue")
 const PEDIGREE_SCHEMA = Schema.Struct(pedigreeQuery.fields)
 const PROGENY_SCHEMA = Schema.Struct(descendanceQuery.fields)
 const SIRES_SCHEMA = Schema.Struct(reproducteursQuery.fields)
+const GENETICS_SCHEMA = Schema.Struct(genetiqueQuery.fields)
 
 const BREAKDOWNS: ReadonlyArray<readonly [string, RepartitionQuery]> = [
   ["Par race (les 15 plus nombreuses)", { dimension: "race", limite: 15 }],
@@ -132,6 +136,17 @@ const siresOutcome = (data: DatasetData, pairs: Pairs, json: string): SiresOutco
     : { kind: "refused", detail: ranking.failure.detail, indice: ranking.failure.indice }
 }
 
+/** A breed's figures as `/v1/stats/genetique` gives them for the same query; without a `race`, the form alone. */
+const geneticsOutcome = (data: DatasetData, pairs: Pairs): GenetiqueOutcome => {
+  if (pairs.every(([name]) => name !== "race")) return { kind: "form" }
+  const decoded = decodeQuery(GENETICS_SCHEMA, genetiqueQuery.docs, pairs)
+  if (Result.isFailure(decoded)) return { kind: "refused", detail: decoded.failure.detail, indice: decoded.failure.indice }
+  const figures = statsGenetique(data, decoded.success)
+  return Result.isSuccess(figures)
+    ? { kind: "figures", stats: figures.success }
+    : { kind: "refused", detail: figures.failure.detail, indice: figures.failure.indice }
+}
+
 /** The page `execution` asks for, rendered. */
 export const renderPage = (data: DatasetData, execution: PageExecution): Rendered => {
   const about = meta(data)
@@ -166,6 +181,10 @@ export const renderPage = (data: DatasetData, execution: PageExecution): Rendere
       const json = `/v1/stats/reproducteurs${queryString(pairs)}`
       const outcome = siresOutcome(data, pairs, json)
       return rendered(reproducteursPage(about, pairs, outcome, suggestionsOf(data).indice), outcome.kind === "refused" ? 400 : 200)
+    }
+    case "genetique": {
+      const outcome = geneticsOutcome(data, pairs)
+      return rendered(genetiquePage(about, pairs, outcome, suggestionsOf(data).race), outcome.kind === "refused" ? 400 : 200)
     }
     case "pedigree": {
       const { id } = execution

@@ -1,13 +1,15 @@
 /**
  * A record (`/explorer/equides/{id}`): every field of `GET /v1/equides/{id}`, absent ones said so;
  * parents and grandparents (from the parents' own records) as links, a dangling parent by name;
- * performance indices as a table; links to the pedigree and the progeny.
+ * performance indices as a table; its F, equivalent generations and its breed's reference mean F
+ * (linked to the breed's genetics page); links to the pedigree and the progeny.
  */
-import type { Equide, IndiceDescendance, Meta, Performance, Reference, StatistiquesDescendance } from "@equides/domain"
+import type { Equide, Genetique, IndiceDescendance, Meta, Performance, Reference, StatistiquesDescendance } from "@equides/domain"
 import { type Html, html } from "./html.ts"
 import { frenchNumber, layout } from "./layout.ts"
 import { ABSENT, horseLink, nameOf, parentLink } from "./links.ts"
-import { pedigreePath, progenyPath, siresPath } from "./paths.ts"
+import { percent } from "./genetiquePage.ts"
+import { genetiquePath, pedigreePath, progenyPath, siresPath } from "./paths.ts"
 import { decimal } from "./reproducteursPage.ts"
 import { barChart } from "./statsPage.ts"
 
@@ -23,6 +25,8 @@ export interface RecordView {
   readonly maternal: Grandparents | undefined
   /** Its offspring's statistics, when it has offspring. */
   readonly statistiques?: StatistiquesDescendance | undefined
+  /** Its genetics over all known generations (`/v1/equides/{id}/genetique` without the mean coancestry). */
+  readonly genetique: Pick<Genetique, "consanguinite" | "generations_equivalentes" | "reference">
 }
 
 const orAbsent = (value: string | number | undefined): Html | string =>
@@ -92,6 +96,24 @@ ${s.indices.length === 0 ? html`<p>Aucun produit ne porte d'indice lisible.</p>`
 <p class="json"><a href="${json}">JSON</a> (<code>GET ${json}</code>)</p>`
 }
 
+const genetics = (id: string, g: RecordView["genetique"]): Html => {
+  const json = `/v1/equides/${id}/genetique`
+  const reference = g.reference
+  return html`<h2>Génétique</h2>
+<dl class="fields">
+<dt>Consanguinité (F, toutes générations connues)</dt><dd>${percent(g.consanguinite)}</dd>
+<dt>Générations équivalentes connues</dt><dd>${decimal(g.generations_equivalentes)}</dd>
+<dt>Consanguinité moyenne de sa race</dt><dd>${
+    reference === null
+      ? html`<span class="muted">pas de population de référence (race non renseignée ou sans naissance connue)</span>`
+      : html`<a href="${genetiquePath(reference.race)}">${reference.race} nés ${String(reference.annee_min)}–${String(reference.annee_max)} : ${
+        percent(reference.consanguinite_moyenne)
+      }</a> <span class="muted">(${frenchNumber(reference.effectif)} fiches)</span>`
+  }</dd>
+</dl>
+<p class="json"><a href="${json}">JSON</a> (<code>GET ${json}</code>)</p>`
+}
+
 export const recordPage = (meta: Meta, view: RecordView): Html => {
   const e = view.equide
   const descendants = e.nombre_de_descendants
@@ -119,6 +141,7 @@ ${parentage("Mère", e.mere, view.maternal)}
 <dt>Père de la mère (selon la fiche)</dt><dd>${parentLink(e.pere_de_mere)}</dd>
 <dt>Filiation rédigée par la source</dt><dd>${orAbsent(e.filiation_texte)}</dd>
 </dl>
+${genetics(e.id, view.genetique)}
 <h2>Performances</h2>
 ${performances(e.performances)}
 ${view.statistiques === undefined ? "" : offspring(e.id, view.statistiques)}`

@@ -3,9 +3,11 @@
  * parents, repeated ancestors, over a small Dataset built with the API's own builder.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { buildDataset, findEquide, meta, pedigree, type SourceRecord } from "@equides/domain"
+import { buildDataset, findEquide, inMemoryProvenance, meta, pedigree, type SourceRecord, statsGenetique } from "@equides/domain"
+import { Result } from "effect"
 import fc from "fast-check"
 import { idN } from "@equides/domain/testing"
+import { genetiquePage } from "./genetiquePage.ts"
 import { escapeHtml, html, trusted } from "./html.ts"
 import { pedigreeGrid } from "./pedigreeGrid.ts"
 import { pedigreePage } from "./pedigreePage.ts"
@@ -34,13 +36,20 @@ const RECORDS: ReadonlyArray<SourceRecord> = [
   { id: BARE, sexe: "Indeter" },
   { id: ORPHAN, nom: "ORPHELIN", race: "Arabe", sexe: "Hongre", mere: { nom: "SANS FICHE" } }
 ]
-const data = buildDataset(RECORDS)
+// Loaded in 2025: each breed's reference population is its last five birth years up to 2025.
+const data = buildDataset(RECORDS, { ...inMemoryProvenance(RECORDS.length), ingestedAt: "2025-06-01T00:00:00.000Z" })
 const about = meta(data)
 const rowOf = (id: string): number => {
   const row = findEquide(data, id)
   if (row === undefined) throw new Error(`no row for ${id}`)
   return row
 }
+const recordMarkup = (id: string): string => recordPage(about, recordView(data, rowOf(id))).markup
+const selleFrancais = (() => {
+  const figures = statsGenetique(data, { race: ["selle francais"] })
+  if (Result.isFailure(figures)) throw new Error(figures.failure.detail)
+  return figures.success
+})()
 
 /** The naive model: the five entities back to their characters. */
 const unescape = (text: string): string =>
@@ -67,7 +76,8 @@ describe("escaping", () => {
       recordPage(about, recordView(data, rowOf(SIRE))),
       recordPage(about, recordView(data, rowOf(DAUGHTER))),
       pedigreePage(about, pedigree(data, rowOf(INBRED), 2), parentLinks(data)),
-      progenyPage(about, progenyView(data, rowOf(SIRE), undefined, undefined), [])
+      progenyPage(about, progenyView(data, rowOf(SIRE), undefined, undefined), []),
+      genetiquePage(about, [["race", "selle francais"]], { kind: "figures", stats: selleFrancais }, [MARKUP])
     ]
     for (const page of pages) {
       expect(page.markup).not.toContain(MARKUP)
@@ -99,6 +109,42 @@ describe("record page", () => {
     expect(inbred).toContain(`son père : <a href="/explorer/equides/${SIRE}">`)
     const orphan = recordPage(about, recordView(data, rowOf(ORPHAN))).markup
     expect(orphan).toMatch(/<dt>Mère<\/dt><dd>SANS FICHE <span class="muted">— fiche absente/)
+  })
+})
+
+describe("genetics", () => {
+  it("shows on a record its F, its equivalent generations and its breed's reference mean F, linked to the breed's page", () => {
+    // Sire × his own daughter (whose dam is dangling): F = 1/4, t = (1 + 0)/2 + (1 + 1/2)/2 = 1.25; the
+    // breed's reference population is the birth years 2004–2008, the inbred son alone.
+    const inbred = recordMarkup(INBRED)
+    expect(inbred).toContain("<dt>Consanguinité (F, toutes générations connues)</dt><dd>25,00\u00a0%</dd>")
+    expect(inbred).toContain("<dt>Générations équivalentes connues</dt><dd>1,25</dd>")
+    expect(inbred).toContain("<a href=\"/explorer/genetique?race=Selle+Francais\">Selle Francais nés 2004–2008 : 25,00\u00a0%</a>")
+    expect(inbred).toContain(`<a href="/v1/equides/${INBRED}/genetique">JSON</a>`)
+    expect(recordMarkup(SIRE)).toContain("<dd>0,00\u00a0%</dd>")
+    expect(recordMarkup(BARE)).toContain("pas de population de référence")
+  })
+
+  it("draws a breed's mean F and Ne by year, tabulates every year, and links its major ancestors", () => {
+    const page = genetiquePage(about, [["race", "selle francais"]], { kind: "figures", stats: selleFrancais }, []).markup
+    expect(page).toContain("<h1>Génétique : Selle Francais</h1>")
+    expect(page).toContain("<title id=\"graphique-f-titre\">Consanguinité moyenne (F) par année de naissance")
+    expect(page).toContain("<title id=\"graphique-ne-titre\">Taille efficace (Ne) par année de naissance")
+    for (const annee of [1990, 2000, 2008]) expect(page).toContain(`<tr><td>${annee}</td>`)
+    expect(page).toContain("<tr><td>2008</td><td class=\"num\">1</td><td class=\"num\">25,00\u00a0%</td>")
+    // The inbred son descends from the sire through both parents: the first ancestor chosen.
+    expect(page).toMatch(new RegExp(`<td class="num">1</td><td><a href="/explorer/equides/${SIRE}">`))
+    expect(page).toContain("href=\"/v1/stats/genetique?race=selle+francais\"")
+  })
+
+  it("without a race shows the form and links to the breeds; a refused parameter is said", () => {
+    const form = genetiquePage(about, [], { kind: "form" }, ["Selle Francais", MARKUP]).markup
+    expect(form).toContain("<a href=\"/explorer/genetique?race=Selle+Francais\">Selle Francais</a>")
+    expect(form).toContain(`<option value="${escapeHtml(MARKUP)}"></option>`)
+    expect(form).not.toContain("<svg")
+    const refused = genetiquePage(about, [["race", "licorne"]], { kind: "refused", detail: "Race <inconnue>", indice: undefined }, []).markup
+    expect(refused).toContain("<div class=\"note\" role=\"alert\"><p><strong>Paramètre refusé.</strong> Race &lt;inconnue&gt;</p>")
+    expect(refused).toContain("value=\"licorne\"")
   })
 })
 

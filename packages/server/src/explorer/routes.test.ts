@@ -4,7 +4,7 @@
  * status, and `/` gives browsers the explorer's home.
  */
 import { assert, layer } from "@effect/vitest"
-import { fromRecords } from "@equides/domain"
+import { fromRecords, inMemoryProvenance } from "@equides/domain"
 import { Effect } from "effect"
 import { CACHE_POLICY } from "../responseHeaders.ts"
 import { ABSENT, DAM, FAMILY, GELDING, SIRE, SON } from "../testing/family.ts"
@@ -15,7 +15,10 @@ import { IMMUTABLE_POLICY } from "./paths.ts"
 const CSP = "default-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 const text = (body: Buffer): string => body.toString("utf8")
 
-layer(testServer(fromRecords(FAMILY)))("explorer routes", (it) => {
+// Loaded in 2025, so that each breed has a reference population (its last five birth years up to 2025).
+const LOADED_2025 = { ...inMemoryProvenance(FAMILY.length), ingestedAt: "2025-06-01T00:00:00.000Z" }
+
+layer(testServer(fromRecords(FAMILY, LOADED_2025)))("explorer routes", (it) => {
   it.effect("every page type is HTML in French under the policy, with an ETag that answers 304", () =>
     Effect.gen(function*() {
       for (
@@ -28,7 +31,9 @@ layer(testServer(fromRecords(FAMILY)))("explorer routes", (it) => {
           "/explorer/stats",
           `/explorer/equides/${SIRE}`,
           "/explorer/reproducteurs",
-          "/explorer/reproducteurs?code=iso&produits_min=1"
+          "/explorer/reproducteurs?code=iso&produits_min=1",
+          "/explorer/genetique",
+          "/explorer/genetique?race=selle%20francais"
         ]
       ) {
         const reply = yield* raw(path)
@@ -53,6 +58,17 @@ layer(testServer(fromRecords(FAMILY)))("explorer routes", (it) => {
       for (const row of api.donnees) assert.include(page, `href="/explorer/equides/${row.id}"`)
       assert.include(page, `${api.pagination.total}</strong> équidés`)
       assert.include(page, "href=\"/explorer/equides?race=selle%20francais&amp;tri=nom&amp;limite=2&amp;offset=2\"")
+    }))
+
+  it.effect("the breed's genetics page links the JSON it shows, and each of its major ancestors", () =>
+    Effect.gen(function*() {
+      const page = text((yield* raw("/explorer/genetique?race=selle%20francais&annee_min=1990")).body)
+      assert.include(page, "href=\"/v1/stats/genetique?race=selle+francais&amp;annee_min=1990\"")
+      const api = JSON.parse(text((yield* raw("/v1/stats/genetique?race=selle%20francais&annee_min=1990")).body))
+      assert.isAbove(api.reference.principaux_ancetres.length, 0)
+      for (const ancestor of api.reference.principaux_ancetres) assert.include(page, `href="/explorer/equides/${ancestor.id}"`)
+      for (const year of api.annees) assert.include(page, `<tr><td>${year.annee}</td>`)
+      assert.include(page, "<h1>Génétique : Selle Francais</h1>")
     }))
 
   it.effect("the home is `/explorer/` (and `/` for a browser); `/explorer` redirects there", () =>
@@ -98,6 +114,11 @@ layer(testServer(fromRecords(FAMILY)))("explorer routes", (it) => {
       const filter = yield* raw("/explorer/equides?race=licorne")
       assert.strictEqual(filter.status, 400)
       assert.include(text(filter.body), "Filtre refusé")
+      for (const refused of ["/explorer/genetique?race=licorne", "/explorer/genetique?race=selle+francais&annee_min=2010&annee_max=2000"]) {
+        const reply = yield* raw(refused)
+        assert.strictEqual(reply.status, 400, refused)
+        assert.include(text(reply.body), "Paramètre refusé", refused)
+      }
       const empty = yield* raw("/explorer/equides?nom=&race=&sexe=Hongre&annee_min=")
       assert.strictEqual(empty.status, 200)
       assert.include(text(empty.body), `href="/explorer/equides/${GELDING}"`)

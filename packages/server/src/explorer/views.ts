@@ -1,9 +1,9 @@
 /**
  * What each page shows, read from the Dataset with the API's own query functions (`equide`,
- * `descendance`, `linkReference`…): the page adds only what lies one record away (a parent's
- * parents, a product's other parent, the name of a dangling ancestor).
+ * `descendance`, `linkReference`, `breedReference`…): the page adds only what lies one record away
+ * (a parent's parents, a product's other parent, the name of a dangling ancestor).
  */
-import { type DatasetData, descendance, equide, findEquide, linkReference, type Reference } from "@equides/domain"
+import { breedReference, type DatasetData, descendance, equide, findEquide, linkReference, type Reference } from "@equides/domain"
 import type { ParentLinks } from "./pedigreeGrid.ts"
 import type { ProgenyView } from "./progenyPage.ts"
 import type { Grandparents, RecordView } from "./recordPage.ts"
@@ -24,7 +24,18 @@ const grandparents = (data: DatasetData, parent: Reference | undefined): Grandpa
 
 export const recordView = (data: DatasetData, row: number): RecordView => {
   const e = equide(data, row)
-  return { equide: e, paternal: grandparents(data, e.pere), maternal: grandparents(data, e.mere) }
+  return {
+    equide: e,
+    paternal: grandparents(data, e.pere),
+    maternal: grandparents(data, e.mere),
+    // F and t of the load's columns and the breed's reference, as `/v1/equides/{id}/genetique` gives them
+    // (without its mean coancestry, one indirect pass over the whole pedigree on a breed's first use).
+    genetique: {
+      consanguinite: data.genetics.inbreeding[row],
+      generations_equivalentes: data.genetics.equivalentGenerations[row],
+      reference: breedReference(data, row)
+    }
+  }
 }
 
 export const progenyView = (data: DatasetData, row: number, limite: number | undefined, offset: number | undefined): ProgenyView => {
