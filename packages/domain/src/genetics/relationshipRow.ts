@@ -1,0 +1,69 @@
+/**
+ * One animal's row of the relationship matrix, a(i, j) for every j at once, by Colleau's indirect
+ * method (Colleau 2002, "An indirect approach to the extensive calculation of relationship
+ * coefficients", Genet. Sel. Evol. 34:409–421): A·e_i = T·D·Tᵀ·e_i (relationship.ts). Tᵀ·e_i is
+ * non-zero only on i and its ancestors, so the sweep up and the scaling by D visit them alone; the
+ * sweep down visits every animal once. The coancestry of i with j is a(i, j)/2: for a mare, the F
+ * of her foal by every stallion of the registry in one pass (issue 28).
+ *
+ * D needs the F of i's ancestors. The load keeps F in single precision (seven digits); here they
+ * are computed again in double precision over i's ancestors alone (an ancestor's F depends on its
+ * own ancestors only: inbreeding.ts on that sub-pedigree), so that the row is exact to rounding.
+ */
+import { inbreedingCoefficients, mendelianVariance } from "./inbreeding.ts"
+import type { OrderedPedigree } from "./ordered.ts"
+import { pedigreeGraph } from "./pedigreeGraph.ts"
+
+/** a(i, j) for every animal j of `pedigree`. */
+export const relationshipRow = (pedigree: OrderedPedigree, i: number): Float64Array => {
+  const { dam, order, sire, size } = pedigree
+  // i and its ancestors, numbered locally in the order met.
+  const local = new Map<number, number>([[i, 0]])
+  const animals: Array<number> = [i]
+  for (let k = 0; k < animals.length; k++) {
+    const v = animals[k]
+    for (const p of [sire(v), dam(v)]) {
+      if (p >= 0 && !local.has(p)) {
+        local.set(p, animals.length)
+        animals.push(p)
+      }
+    }
+  }
+  const k = animals.length
+  const localSire = new Int32Array(k)
+  const localDam = new Int32Array(k)
+  for (let a = 0; a < k; a++) {
+    const s = sire(animals[a])
+    const d = dam(animals[a])
+    localSire[a] = s < 0 ? -1 : local.get(s)!
+    localDam[a] = d < 0 ? -1 : local.get(d)!
+  }
+  // The kept links are acyclic: the sub-pedigree's graph drops none, only orders it.
+  const graph = pedigreeGraph({ sire: localSire, dam: localDam })
+  const F = inbreedingCoefficients(graph)
+
+  // Up (youngest first: each node passes half its share to each parent), then scaled by D.
+  const up = new Float64Array(k)
+  up[graph.node[0]] = 1
+  for (let v = k - 1; v >= 0; v--) {
+    const share = up[v]
+    const s = graph.sire[v]
+    const d = graph.dam[v]
+    if (share !== 0) {
+      if (s >= 0) up[s] += 0.5 * share
+      if (d >= 0) up[d] += 0.5 * share
+    }
+    up[v] = share * mendelianVariance(F, s, d)
+  }
+  // Down over every animal, parents first: each receives half of each parent's value.
+  const row = new Float64Array(size)
+  for (let v = 0; v < k; v++) row[animals[graph.row[v]]] = up[v]
+  for (let n = 0; n < size; n++) {
+    const v = order[n]
+    const s = sire(v)
+    const d = dam(v)
+    if (s < 0 && d < 0) continue
+    row[v] += 0.5 * ((s >= 0 ? row[s] : 0) + (d >= 0 ? row[d] : 0))
+  }
+  return row
+}
