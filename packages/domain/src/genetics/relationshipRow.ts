@@ -2,21 +2,33 @@
  * One animal's row of the relationship matrix, a(i, j) for every j at once, by Colleau's indirect
  * method (Colleau 2002, "An indirect approach to the extensive calculation of relationship
  * coefficients", Genet. Sel. Evol. 34:409–421): A·e_i = T·D·Tᵀ·e_i (relationship.ts). Tᵀ·e_i is
- * non-zero only on i and its ancestors, so the sweep up and the scaling by D visit them alone; the
- * sweep down visits every animal once. The coancestry of i with j is a(i, j)/2: for a mare, the F
- * of her foal by every stallion of the registry in one pass (issue 28).
+ * non-zero only on i and its ancestors, so the sweep up and the scaling by D visit them alone; T·…
+ * is non-zero only on them and their descendants, so the sweep down visits those alone (up from
+ * her ancestors, then down to their descendants), in generation order; every other a(i, j) is 0.
+ * The coancestry of i with j is a(i, j)/2: for a mare, the F of her foal by every stallion of the
+ * registry in one pass (issue 28).
  *
  * D needs the F of i's ancestors. The load keeps F in single precision (seven digits); here they
  * are computed again in double precision over i's ancestors alone (an ancestor's F depends on its
  * own ancestors only: inbreeding.ts on that sub-pedigree), so that the row is exact to rounding.
  */
+import type { Postings } from "../dataset/columns.ts"
 import { inbreedingCoefficients, mendelianVariance } from "./inbreeding.ts"
 import type { OrderedPedigree } from "./ordered.ts"
 import { pedigreeGraph } from "./pedigreeGraph.ts"
 
-/** a(i, j) for every animal j of `pedigree`. */
-export const relationshipRow = (pedigree: OrderedPedigree, i: number): Float64Array => {
-  const { dam, order, sire, size } = pedigree
+/**
+ * a(i, j) for every animal j of `pedigree`; `generation` is each animal's longest line (a kept
+ * parent's is smaller) and `children` each animal's children (any superset of the kept links':
+ * a child through a link the pedigree does not keep only costs its visit).
+ */
+export const relationshipRow = (
+  pedigree: OrderedPedigree,
+  generation: ArrayLike<number>,
+  children: Postings,
+  i: number
+): Float64Array => {
+  const { dam, sire, size } = pedigree
   // i and its ancestors, numbered locally in the order met.
   const local = new Map<number, number>([[i, 0]])
   const animals: Array<number> = [i]
@@ -55,11 +67,36 @@ export const relationshipRow = (pedigree: OrderedPedigree, i: number): Float64Ar
     }
     up[v] = share * mendelianVariance(F, s, d)
   }
-  // Down over every animal, parents first: each receives half of each parent's value.
   const row = new Float64Array(size)
   for (let v = 0; v < k; v++) row[animals[graph.row[v]]] = up[v]
-  for (let n = 0; n < size; n++) {
-    const v = order[n]
+
+  // The ancestors and their descendants, then in generation order (a counting sort).
+  const seen = new Uint8Array(size)
+  const reached: Array<number> = []
+  let deepest = 0
+  for (const v of animals) {
+    seen[v] = 1
+    reached.push(v)
+  }
+  for (let at = 0; at < reached.length; at++) {
+    const v = reached[at]
+    if (generation[v] > deepest) deepest = generation[v]
+    for (let c = children.offsets[v], end = children.offsets[v + 1]; c < end; c++) {
+      const child = children.rows[c]
+      if (seen[child] === 1) continue
+      seen[child] = 1
+      reached.push(child)
+    }
+  }
+  const start = new Int32Array(deepest + 2)
+  for (const v of reached) start[generation[v] + 1]++
+  for (let g = 1; g < start.length; g++) start[g] += start[g - 1]
+  const ordered = new Int32Array(reached.length)
+  for (const v of reached) ordered[start[generation[v]]++] = v
+
+  // Down, parents first: each receives half of each parent's value (0 outside the reached ones).
+  for (let n = 0; n < ordered.length; n++) {
+    const v = ordered[n]
     const s = sire(v)
     const d = dam(v)
     if (s < 0 && d < 0) continue
