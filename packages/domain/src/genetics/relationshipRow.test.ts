@@ -5,7 +5,7 @@ import type { Parentage } from "../query/consanguinite/cutGraph.ts"
 import { geneticColumns } from "./columns.ts"
 import { rowPedigree } from "./ordered.ts"
 import { coancestryTable, pedigreeArbitrary } from "./pedigree.fixtures.ts"
-import { relationshipRow } from "./relationshipRow.ts"
+import { clearRow, relationshipRow, rowBuffers } from "./relationshipRow.ts"
 
 /** Each animal's children through either link, as the Dataset's progeny index lists them. */
 const childrenOf = ({ dam, sire }: Parentage): Postings => {
@@ -22,7 +22,12 @@ const childrenOf = ({ dam, sire }: Parentage): Postings => {
 
 const rowOf = (parentage: Parentage, i: number): Float64Array => {
   const { longestLine } = geneticColumns(parentage)
-  return relationshipRow(rowPedigree(parentage, longestLine), longestLine, childrenOf(parentage), i)
+  const buffers = rowBuffers(longestLine.length)
+  // Buffers reused: a row after another reads zeros where it does not reach.
+  clearRow(buffers, relationshipRow(rowPedigree(parentage, longestLine), longestLine, childrenOf(parentage), (i + 1) % longestLine.length, buffers))
+  expect(buffers.row.every((x) => x === 0) && buffers.seen.every((x) => x === 0)).toBe(true)
+  relationshipRow(rowPedigree(parentage, longestLine), longestLine, childrenOf(parentage), i, buffers)
+  return buffers.row
 }
 
 describe("relationshipRow", () => {

@@ -18,17 +18,41 @@ import type { OrderedPedigree } from "./ordered.ts"
 import { pedigreeGraph } from "./pedigreeGraph.ts"
 
 /**
- * a(i, j) for every animal j of `pedigree`; `generation` is each animal's longest line (a kept
- * parent's is smaller) and `children` each animal's children (any superset of the kept links':
- * a child through a link the pedigree does not keep only costs its visit).
+ * One slot per animal, all zero between rows: a thread keeps them, so that a row costs the animals
+ * it reaches, not 9 bytes of fresh memory per animal of the registry.
+ */
+export interface RowBuffers {
+  /** a(i, j) of the row being read; 0 outside the reached animals. */
+  readonly row: Float64Array
+  readonly seen: Uint8Array
+}
+
+export const rowBuffers = (size: number): RowBuffers => ({ row: new Float64Array(size), seen: new Uint8Array(size) })
+
+/** Zeroes the buffers again after a row whose reached animals are `reached`. */
+export const clearRow = (buffers: RowBuffers, reached: Int32Array): void => {
+  for (let k = 0; k < reached.length; k++) {
+    buffers.row[reached[k]] = 0
+    buffers.seen[reached[k]] = 0
+  }
+}
+
+/**
+ * Writes a(i, j) for every animal j of `pedigree` into `buffers.row` (zero on entry) and answers
+ * the animals it reached (every other a(i, j) is 0), to give to `clearRow` once read.
+ * `generation` is each animal's longest line (a kept parent's is smaller) and `children` each
+ * animal's children (any superset of the kept links': a child through a link the pedigree does
+ * not keep only costs its visit).
  */
 export const relationshipRow = (
   pedigree: OrderedPedigree,
   generation: ArrayLike<number>,
   children: Postings,
-  i: number
-): Float64Array => {
-  const { dam, sire, size } = pedigree
+  i: number,
+  buffers: RowBuffers
+): Int32Array => {
+  const { dam, sire } = pedigree
+  const { row, seen } = buffers
   // i and its ancestors, numbered locally in the order met.
   const local = new Map<number, number>([[i, 0]])
   const animals: Array<number> = [i]
@@ -67,11 +91,9 @@ export const relationshipRow = (
     }
     up[v] = share * mendelianVariance(F, s, d)
   }
-  const row = new Float64Array(size)
   for (let v = 0; v < k; v++) row[animals[graph.row[v]]] = up[v]
 
   // The ancestors and their descendants, then in generation order (a counting sort).
-  const seen = new Uint8Array(size)
   const reached: Array<number> = []
   let deepest = 0
   for (const v of animals) {
@@ -102,5 +124,5 @@ export const relationshipRow = (
     if (s < 0 && d < 0) continue
     row[v] += 0.5 * ((s >= 0 ? row[s] : 0) + (d >= 0 ? row[d] : 0))
   }
-  return row
+  return ordered
 }
