@@ -148,7 +148,7 @@ export class ConsanguiniteApi extends HttpApiGroup.make("consanguinite")
     }).annotateMerge(documented(etalonsQuery))
       // One indirect pass over the whole pedigree (the mare's row of A) and a read of the candidates: measured at full scale
       // (docs/decisions.md, "Population genetics").
-      .annotateMerge(executionCost(60))
+      .annotateMerge(executionCost(20))
       .annotateMerge(OpenApi.annotations({
       summary: "Choisir un étalon pour une jument",
       description:
