@@ -23,6 +23,7 @@ const FAMILIES = [
   "consanguinite",
   "accouplement",
   "genetique",
+  "etalons",
   "explorer/list",
   "explorer/stats",
   "explorer/record",
