@@ -28,7 +28,8 @@ const FAMILIES = [
   "explorer/stats",
   "explorer/record",
   "explorer/pedigree",
-  "explorer/progeny"
+  "explorer/progeny",
+  "explorer/accouplements"
 ]
 
 const counting = (open: boolean) => {

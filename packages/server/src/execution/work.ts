@@ -72,7 +72,8 @@ export const warmUpWork = (data: DatasetData): ReadonlyArray<Work> => {
     { page: "stats", url: "/explorer/stats" },
     { page: "record", url: `/explorer/equides/${id}`, id },
     { page: "pedigree", url: `/explorer/equides/${id}/pedigree?generations=8`, id },
-    { page: "progeny", url: `/explorer/equides/${idOf(data, sire)}/descendance`, id: idOf(data, sire) }
+    { page: "progeny", url: `/explorer/equides/${idOf(data, sire)}/descendance`, id: idOf(data, sire) },
+    { page: "accouplements", url: `/explorer/accouplements?mere=${idOf(data, dam)}` }
   ]
 }
 

@@ -15,6 +15,7 @@ export const EXPLORER_PEDIGREE = "/explorer/equides/:id/pedigree"
 export const EXPLORER_PROGENY = "/explorer/equides/:id/descendance"
 export const EXPLORER_STATS = "/explorer/stats"
 export const EXPLORER_SIRES = "/explorer/reproducteurs"
+export const EXPLORER_MATINGS = "/explorer/accouplements"
 /** Static files under content-hash names (`explorer.3f2a…css`): cached for a year, immutable. */
 export const EXPLORER_ASSET = "/explorer/static/:file"
 export const FAVICON = "/favicon.ico"
@@ -28,6 +29,7 @@ export const EXPLORER_ROUTES: ReadonlyArray<string> = [
   EXPLORER_PROGENY,
   EXPLORER_STATS,
   EXPLORER_SIRES,
+  EXPLORER_MATINGS,
   EXPLORER_ASSET,
   FAVICON
 ]
@@ -47,7 +49,9 @@ export const EXPLORER_EXECUTION_MS: Readonly<Record<string, number>> = {
   [EXPLORER_PEDIGREE]: 0.5,
   [EXPLORER_PROGENY]: 0.5,
   // As /v1/stats/reproducteurs once its code's columns are built (p99 6 ms at full scale, docs/performance.md).
-  [EXPLORER_SIRES]: 2
+  [EXPLORER_SIRES]: 2,
+  // As /v1/accouplements/etalons (one indirect pass and the candidates read once, docs/decisions.md).
+  [EXPLORER_MATINGS]: 20
 }
 
 /** `Cache-Control` of content-hashed files: their URL changes whenever their bytes do. */
@@ -70,3 +74,4 @@ export const progenyPath = (id: string, pairs: Pairs = []): string =>
   `/explorer/equides/${id}/descendance${queryString(pairs)}`
 export const listPath = (pairs: Pairs = []): string => `${EXPLORER_LIST}${queryString(pairs)}`
 export const siresPath = (pairs: Pairs = []): string => `${EXPLORER_SIRES}${queryString(pairs)}`
+export const matingsPath = (pairs: Pairs = []): string => `${EXPLORER_MATINGS}${queryString(pairs)}`

@@ -1,6 +1,6 @@
 /**
  * The explorer's routes. The pages that read the data (list and facets, statistics, record,
- * pedigree, progeny, ranked parents) are rendered by the `Executor` (`pages.ts`: on a query worker when there are,
+ * pedigree, progeny, ranked parents, stallions for a mare) are rendered by the `Executor` (`pages.ts`: on a query worker when there are,
  * so that none holds the server's thread); the home, the static files and the favicon are constant.
  * Registered with admission (`paths.ts`), so ETag, 304, compression, quota and the response cache apply.
  */
@@ -18,6 +18,7 @@ import {
   EXPLORER_ASSET,
   EXPLORER_HOME,
   EXPLORER_LIST,
+  EXPLORER_MATINGS,
   EXPLORER_PEDIGREE,
   EXPLORER_PROGENY,
   EXPLORER_RECORD,
@@ -60,6 +61,7 @@ export const ExplorerRoutes = HttpRouter.addAll(Effect.gen(function*() {
   const tree = rendered((url, id) => ({ page: "pedigree", url, id }))
   const progeny = rendered((url, id) => ({ page: "progeny", url, id }))
   const sires = rendered((url) => ({ page: "reproducteurs", url }))
+  const matings = rendered((url) => ({ page: "accouplements", url }))
 
   // `/explorer` (typed by people) reaches this route too: sent to the home's one URI.
   const home = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
@@ -84,6 +86,7 @@ export const ExplorerRoutes = HttpRouter.addAll(Effect.gen(function*() {
     HttpRouter.route("GET", EXPLORER_PROGENY, progeny),
     HttpRouter.route("GET", EXPLORER_STATS, statistics),
     HttpRouter.route("GET", EXPLORER_SIRES, sires),
+    HttpRouter.route("GET", EXPLORER_MATINGS, matings),
     HttpRouter.route("GET", EXPLORER_ASSET, asset),
     HttpRouter.route("GET", FAVICON, HttpServerResponse.uint8Array(FAVICON_ICO, { contentType: "image/x-icon" }))
   ]
