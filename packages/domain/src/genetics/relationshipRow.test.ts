@@ -39,6 +39,13 @@ describe("relationshipRow", () => {
     expect(Array.from(a, (x) => x / 2)).toEqual([0.25, 0.25, 0, 0.5, 0.125, 0])
   })
 
+  it("a link the load dropped for closing a cycle is not followed down, though the progeny index lists it", () => {
+    // 0's sire is 1 and 1's sire is 0: the walk from 0 drops 1's link; 1 is 0's sire, without parents.
+    const parentage = { sire: Int32Array.from([1, 0]), dam: Int32Array.from([-1, -1]) }
+    expect(Array.from(rowOf(parentage, 1))).toEqual([0.5, 1])
+    expect(Array.from(rowOf(parentage, 0))).toEqual([1, 0.5])
+  })
+
   it("a(i, j)/2 is the tabular coancestry without a cut, for every i and j (1e-12)", () => {
     fc.assert(
       fc.property(pedigreeArbitrary(40), ({ birthDam, birthSire, parentage, rowOf: rows }) => {
