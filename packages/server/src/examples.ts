@@ -17,15 +17,18 @@ import {
   discovery,
   equide,
   findEquide,
+  foldValue,
   foldWords,
   idOf,
   listAnswer,
   meta,
   nomOf,
   pedigree,
+  raceOf,
   referential,
   repartitionAnswer,
   reproducteursAnswer,
+  sexeOf,
   stats,
   statistiquesDescendance,
   suggestAnswer
@@ -108,7 +111,8 @@ export const examplesOf = (data: DatasetData, openapi: () => unknown): Examples 
     annee_min: year === undefined ? undefined : year - 5,
     annee_max: year,
     pere: mating === undefined ? undefined : idOf(data, mating.pere),
-    mere: mating === undefined ? undefined : idOf(data, mating.mere)
+    mere: mating === undefined ? undefined : idOf(data, mating.mere),
+    coefficient_max: 0.0625
   })
 
   const listUrl = `/v1/equides?${race === undefined ? "" : `race=${encodeURIComponent(race)}&`}tri=-annee&limite=3`
@@ -143,6 +147,14 @@ export const examplesOf = (data: DatasetData, openapi: () => unknown): Examples 
       url: `/v1/accouplements?pere=${pere}&mere=${mere}`,
       answer: () => accouplement(data, mating.pere, mating.mere)
     })
+    // The stallions for the same dam, her breed's: one indirect pass, run by a query worker.
+    if (foldValue(sexeOf(data, mating.mere)) === foldValue("Femelle")) {
+      const raceMere = raceOf(data, mating.mere)
+      const filter = raceMere === "" ? "" : `&race=${encodeURIComponent(raceMere)}`
+      const url = `/v1/accouplements/etalons?mere=${mere}${filter}&limite=3`
+      const query = { mere, ...(raceMere === "" ? {} : { race: [raceMere] }), limite: 3 }
+      requests.push({ route: "/v1/accouplements/etalons", url, execution: { endpoint: "etalons", mere: mating.mere, query, url } })
+    }
   }
   if (word !== undefined) {
     requests.push({

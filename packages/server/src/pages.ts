@@ -99,7 +99,9 @@ ${templates}
 
 <h2 id="consanguinite">Consanguinité : définitions</h2>
 <p><code>GET /v1/equides/{id}/consanguinite?generations=N</code> donne le coefficient de consanguinité d'un équidé et ses
-ancêtres communs ; <code>GET /v1/accouplements?pere=ID&amp;mere=ID&amp;generations=N</code> celui du poulain d'un accouplement envisagé.</p>
+ancêtres communs ; <code>GET /v1/accouplements?pere=ID&amp;mere=ID&amp;generations=N</code> celui du poulain d'un accouplement envisagé ;
+<code>GET /v1/accouplements/etalons?mere=ID&amp;race=…&amp;coefficient_max=…</code> classe tous les étalons retenus par les filtres de la liste
+pour une jument, par le F de leur poulain sur toutes les générations connues.</p>
 <dl>
 ${consanguinityDefinitions}
 </dl>

@@ -79,6 +79,8 @@ describe("costOf", () => {
     assert.strictEqual(cost("/v1/equides/:id/descendance/statistiques", "/v1/equides/x/descendance/statistiques"), 2) // 20 000 B
     assert.strictEqual(cost("/v1/stats/reproducteurs", "/v1/stats/reproducteurs?code=ISO"), 1) // 20 × 200 B
     assert.strictEqual(cost("/v1/stats/reproducteurs", "/v1/stats/reproducteurs?code=ISO&limite=100"), 2) // 20 000 B
+    assert.strictEqual(cost("/v1/accouplements/etalons", "/v1/accouplements/etalons?mere=x"), 1) // 20 × 230 B
+    assert.strictEqual(cost("/v1/accouplements/etalons", "/v1/accouplements/etalons?mere=x&limite=100"), 2) // 23 000 B
   })
 
   it("prices a breed's genetics by the birth years it can list: 4 000 B + 300 B a year", () => {
@@ -110,6 +112,7 @@ describe("unitsOf", () => {
 
   it("declares an execution cost for each family whose cost grows with the data or the depth (ms of CPU at full scale)", () => {
     assert.deepStrictEqual(Object.fromEntries([...costs].sort(([a], [b]) => (a < b ? -1 : 1))), {
+      "/explorer/accouplements": 20,
       "/explorer/equides": 10,
       "/explorer/equides/:id": 0.5,
       "/explorer/equides/:id/descendance": 0.5,
@@ -118,6 +121,7 @@ describe("unitsOf", () => {
       "/explorer/reproducteurs": 2,
       "/explorer/stats": 4,
       "/v1/accouplements": 0.5,
+      "/v1/accouplements/etalons": 20,
       "/v1/equides": 2,
       "/v1/equides/:id/consanguinite": 0.5,
       "/v1/equides/:id/descendance/statistiques": 1,
@@ -136,6 +140,7 @@ describe("unitsOf", () => {
     assert.strictEqual(units("/v1/stats/repartition", "/v1/stats/repartition"), 8)
     assert.strictEqual(units("/v1/search", "/v1/search?q=a"), 2)
     assert.strictEqual(units("/v1/equides", "/v1/equides?race=x"), 4)
+    assert.strictEqual(units("/v1/accouplements/etalons", "/v1/accouplements/etalons?mere=x&limite=100"), 40)
     // The bytes rule when it is the larger: 80 000 B, 614 950 B.
     assert.strictEqual(units("/v1/equides", "/v1/equides?race=x&vue=complet&limite=100"), 5)
     assert.strictEqual(units("/v1/equides/:id/consanguinite", "/v1/equides/x/consanguinite?generations=12"), 38)

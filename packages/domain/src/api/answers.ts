@@ -26,6 +26,8 @@ import { checkQ, clampSuggestLimite, suggest } from "../query/suggest.ts"
 import { accouplement, consanguinite } from "../query/consanguinite/consanguinite.ts"
 import { stats } from "../query/stats.ts"
 import { Accouplement, Consanguinite } from "../schemas/consanguinite.ts"
+import { Etalons } from "../schemas/etalons.ts"
+import { etalons } from "../query/etalons.ts"
 
 export { jsonEncoder } from "./json.ts"
 export { descendanceBody } from "./descendanceBody.ts"
@@ -42,11 +44,13 @@ import { Repartition, Stats } from "../schemas/reference.ts"
 import type { listQuery } from "./equides.ts"
 import type { searchQuery } from "./search.ts"
 import type { repartitionQuery, reproducteursQuery } from "./stats.ts"
+import type { etalonsQuery } from "./consanguinite.ts"
 
 export type ListQuery = Schema.Struct<typeof listQuery.fields>["Type"]
 export type SearchQuery = Schema.Struct<typeof searchQuery.fields>["Type"]
 export type RepartitionQuery = Schema.Struct<typeof repartitionQuery.fields>["Type"]
 export type ReproducteursQuery = Schema.Struct<typeof reproducteursQuery.fields>["Type"]
+export type EtalonsQuery = Schema.Struct<typeof etalonsQuery.fields>["Type"]
 
 /**
  * One request to an endpoint that scans the data or walks a pedigree, as its handler received it
@@ -63,6 +67,8 @@ export type Execution =
   /** `row`: the parent, its id already found by the handler (an unknown id is its 404). */
   | { readonly endpoint: "descendanceStatistiques"; readonly row: number }
   | { readonly endpoint: "reproducteurs"; readonly query: ReproducteursQuery; readonly url: string }
+  /** `mere`: the mare's row, found and checked a `Femelle` by the handler. */
+  | { readonly endpoint: "etalons"; readonly mere: number; readonly query: EtalonsQuery; readonly url: string }
 
 const LIST_PATH = "/v1/equides"
 
@@ -156,6 +162,10 @@ const consanguiniteJson = jsonEncoder(Consanguinite)
 const accouplementJson = jsonEncoder(Accouplement)
 const statistiquesJson = jsonEncoder(StatistiquesDescendance)
 const reproducteursJson = jsonEncoder(Reproducteurs)
+const etalonsJson = jsonEncoder(Etalons)
+
+export const etalonsAnswer = (data: DatasetData, mere: number, query: EtalonsQuery, url: string): QueryResult<Etalons> =>
+  etalons(data, mere, { ...query, limite: query.limite ?? DEFAULT_LIMITE, offset: query.offset ?? 0 }, queryPairs(url))
 
 /** The JSON body (UTF-8) an execution answers, or the parameter it refuses. */
 export const answer = (data: DatasetData, execution: Execution): QueryResult<Uint8Array> => {
@@ -181,5 +191,7 @@ export const answer = (data: DatasetData, execution: Execution): QueryResult<Uin
       return Result.succeed(statistiquesJson(statistiquesDescendance(data, execution.row)))
     case "reproducteurs":
       return Result.map(reproducteursAnswer(data, execution.query, execution.url), reproducteursJson)
+    case "etalons":
+      return Result.map(etalonsAnswer(data, execution.mere, execution.query, execution.url), etalonsJson)
   }
 }

@@ -8,11 +8,14 @@ import {
   CONSANGUINITE_GENERATIONS_MAX,
   CONSANGUINITE_GENERATIONS_MIN
 } from "../query/consanguinite/consanguinite.ts"
+import { DEFAULT_LIMITE, MAX_LIMITE, MAX_OFFSET, MIN_LIMITE } from "../query/paginate.ts"
 import { Accouplement, Consanguinite } from "../schemas/consanguinite.ts"
+import { Etalons } from "../schemas/etalons.ts"
 import { idPath } from "./equides.ts"
 import { executionCost } from "./executionCost.ts"
 import { Disponibilite } from "./middleware.ts"
-import { documented, int, params, requiredText } from "./params.ts"
+import { filterDefs } from "./filterParams.ts"
+import { decimal, documented, int, params, requiredText } from "./params.ts"
 import { Introuvable } from "./problems.ts"
 
 const generations = int({
@@ -33,6 +36,28 @@ export const accouplementQuery = params("query", {
   pere: parentId("du père"),
   mere: parentId("de la mère"),
   generations
+})
+
+/** The list's filters but `sexe` (the candidates are the stallions: `sexe` is refused as not admitted). */
+const { sexe: _sexe, ...candidateFilters } = filterDefs
+
+export const etalonsQuery = params("query", {
+  mere: requiredText({
+    description: "Identifiant de la jument (22 caractères base64url). Inconnu ou mal formé : 404 nommant le paramètre ; fiche d'un autre sexe que Femelle : 400."
+  }),
+  ...candidateFilters,
+  coefficient_max: decimal({
+    minimum: 0,
+    maximum: 1,
+    description: "Seulement les étalons dont le poulain aurait un coefficient inférieur ou égal à cette valeur ; hors de 0..1 : 400."
+  }),
+  limite: int({ minimum: MIN_LIMITE, maximum: MAX_LIMITE, default: DEFAULT_LIMITE, description: "Taille de page ; hors bornes : 400." }),
+  offset: int({
+    minimum: 0,
+    maximum: MAX_OFFSET,
+    default: 0,
+    description: "Rang de la première ligne (profondeur de pagination) ; au-delà : 400."
+  })
 })
 
 /** The definitions behind both routes, in French, for `/documentation` (one paragraph each). */
@@ -75,6 +100,14 @@ export const DEFINITIONS_CONSANGUINITE: ReadonlyArray<readonly [string, string]>
     "Pour un accouplement envisagé, coefficient est le F du poulain qu'il donnerait, soit la parenté f(père, mère) dans la coupe comptée " +
     "depuis ce poulain ; coefficient_de_parente est R = 2·f(père, mère) / √((1 + F_père)(1 + F_mère)) ; la complétude de chaque parent " +
     "porte sur son propre pedigree dans la coupe (N − 1 générations). Le sexe n'est pas vérifié (la source n'est pas assez fiable pour refuser)."
+  ],
+  [
+    "Choix d'un étalon",
+    "/v1/accouplements/etalons classe pour une jument chaque fiche de sexe Male retenue par les filtres de la liste (sauf sexe) : coefficient est le F " +
+    "du poulain sur toutes les générations connues, sans coupe (la parenté f(étalon, jument), les liens qui fermeraient un cycle ignorés comme pour " +
+    "/v1/equides/{id}/genetique), calculé pour tous les étalons à la fois par un passage de la méthode indirecte de Colleau (2002) : la ligne de la " +
+    "jument dans la matrice de parenté, A·e_jument. parente_moyenne est la parenté moyenne de l'étalon avec la population de référence de la race " +
+    "de la jument (voir Génétique) ; produits, ses produits connus. Tri : coefficient croissant, produits décroissants, nom, identifiant."
   ]
 ]
 
@@ -107,6 +140,21 @@ export class ConsanguiniteApi extends HttpApiGroup.make("consanguinite")
       description:
         "F du poulain que donnerait l'accouplement pere × mere, coefficient de parenté R des parents, ancêtres communs et complétude des " +
         "deux pedigrees. Un identifiant inconnu ou mal formé : 404 nommant le paramètre ; le même équidé deux fois : 400. Le sexe n'est pas vérifié."
+    })),
+    HttpApiEndpoint.get("etalons", "/v1/accouplements/etalons", {
+      query: etalonsQuery.fields,
+      success: Etalons,
+      error: Introuvable
+    }).annotateMerge(documented(etalonsQuery))
+      // One indirect pass over the whole pedigree (the mare's row of A) and a read of the candidates: measured at full scale
+      // (docs/decisions.md, "Population genetics").
+      .annotateMerge(executionCost(20))
+      .annotateMerge(OpenApi.annotations({
+      summary: "Choisir un étalon pour une jument",
+      description:
+        "Chaque étalon (sexe Male) retenu par les filtres de la liste, classé par le F du poulain sur toutes les générations connues (méthode indirecte " +
+        "de Colleau, un passage pour tous), avec sa parenté moyenne avec la population de référence de la race de la jument et ses produits connus. " +
+        "mere absente : 400 ; inconnue : 404 ; pas Femelle : 400 ; sexe donné : 400 (les candidats sont les étalons). Définitions : /documentation#consanguinite."
     }))
   )
   .middleware(Disponibilite)

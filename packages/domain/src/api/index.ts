@@ -1,7 +1,7 @@
 /** The HTTP API definition, its problem types and its typed client (package exports). */
 export { Api } from "./Api.ts"
 export { type ApiClient, EquidesApiClient, makeApiClient } from "./client.ts"
-export { ConsanguiniteApi, DEFINITIONS_CONSANGUINITE } from "./consanguinite.ts"
+export { ConsanguiniteApi, DEFINITIONS_CONSANGUINITE, etalonsQuery } from "./consanguinite.ts"
 export { descendanceQuery, EquidesApi, listQuery, pedigreeQuery } from "./equides.ts"
 export { ExecutionCost, executionCost, executionUnits, QUOTA_RULE, UNIT_CPU_MS } from "./executionCost.ts"
 export { DEFINITIONS_GENETIQUE, GenetiqueApi, genetiqueQuery } from "./genetique.ts"
@@ -29,6 +29,8 @@ export { DocumentOpenApi, PageAccueil, SanteIndisponible, ServiceApi } from "./s
 export { repartitionQuery, reproducteursQuery, StatsApi } from "./stats.ts"
 export {
   answer,
+  etalonsAnswer,
+  type EtalonsQuery,
   type Execution,
   isBounded,
   listAnswer,

@@ -64,6 +64,16 @@ export const IntFromString = Schema.String.check(
   )
 )
 
+/** A query value read as a JSON number (`0.0625`, `6.25e-2`); anything else is refused. */
+export const NumberFromString = Schema.String.check(
+  Schema.makeFilter((text: string) => JSON_NUMBER.test(text), { expected: "un nombre" })
+).pipe(
+  Schema.decodeTo(
+    Schema.Number,
+    SchemaTransformation.transform({ decode: (text: string) => Number(text), encode: (n: number) => String(n) })
+  )
+)
+
 // -----------------------------------------------------------------------------
 // Parameter definitions
 // -----------------------------------------------------------------------------
@@ -114,6 +124,17 @@ export const int = (options: {
     }
   } satisfies ParamDef<Schema.Struct.Fields[string]>
 }
+
+/** A decimal number refused (400) outside [minimum, maximum]. */
+export const decimal = (options: { readonly minimum: number; readonly maximum: number; readonly description: string }) => ({
+  field: Schema.optionalKey(NumberFromString.check(Schema.isBetween({ minimum: options.minimum, maximum: options.maximum }))),
+  doc: {
+    required: false,
+    description: options.description,
+    schema: { type: "number", minimum: options.minimum, maximum: options.maximum },
+    expected: `un nombre ${range(options.minimum, options.maximum)}`
+  }
+}) satisfies ParamDef<Schema.Struct.Fields[string]>
 
 /**
  * An integer brought back into [minimum, maximum] instead of refused (the handler clamps with

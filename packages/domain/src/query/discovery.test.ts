@@ -48,6 +48,7 @@ describe("discovery", () => {
         "/v1/equides/{id}/descendance/statistiques",
         "/v1/equides/{id}/consanguinite",
         "/v1/accouplements",
+        "/v1/accouplements/etalons",
         "/v1/equides/{id}/genetique",
         "/v1/search",
         "/v1/referentiels/{dimension}",
@@ -68,6 +69,10 @@ describe("discovery", () => {
     expect(expand(g.descendance, { id: idN(1), limite: "10", offset: "20" })).toBe(`/v1/equides/${idN(1)}/descendance?limite=10&offset=20`)
     expect(expand(g.consanguinite, { id: idN(1), generations: "12" })).toBe(`/v1/equides/${idN(1)}/consanguinite?generations=12`)
     expect(expand(g.accouplement, { pere: idN(1), mere: idN(2) })).toBe(`/v1/accouplements?pere=${idN(1)}&mere=${idN(2)}`)
+    expect(expand(g.choix_etalon, { mere: idN(2), race: "Arabe", coefficient_max: "0.0625", limite: "50" })).toBe(
+      `/v1/accouplements/etalons?mere=${idN(2)}&race=Arabe&coefficient_max=0.0625&limite=50`
+    )
+    expect(g.choix_etalon).not.toMatch(/[?,]sexe[,}]/)
     expect(expand(g.liste, { race: "Arabe,Pur Sang", vue: "complet" })).toBe("/v1/equides?race=Arabe%2CPur%20Sang&vue=complet")
     expect(expand(g.recherche, { q: "dal" })).toBe("/v1/search?q=dal")
     expect(expand(g.referentiel, { dimension: "races_lien" })).toBe("/v1/referentiels/races_lien")

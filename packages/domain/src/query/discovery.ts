@@ -15,6 +15,8 @@ import { URL_FICHE_MODELE } from "./record.ts"
 
 /** Shared filters of `/v1/equides` and `/v1/stats/repartition`, in the spec's order. */
 const FILTRES = "race,robe,sexe,discipline,indice,annee_naissance,nom,annee_min,annee_max,avec_performances,statut_reproducteur"
+/** The candidates of a mare are the stallions: every filter of the list but sexe. */
+const FILTRES_SAUF_SEXE = FILTRES.replace("sexe,", "")
 
 /** Routes served, by use. */
 export const ENDPOINTS: Readonly<Record<string, string>> = {
@@ -31,6 +33,7 @@ export const ENDPOINTS: Readonly<Record<string, string>> = {
   statistiques_descendance: "/v1/equides/{id}/descendance/statistiques",
   consanguinite: "/v1/equides/{id}/consanguinite",
   accouplement: "/v1/accouplements",
+  choix_etalon: "/v1/accouplements/etalons",
   genetique: "/v1/equides/{id}/genetique",
   recherche: "/v1/search",
   referentiel: "/v1/referentiels/{dimension}",
@@ -49,6 +52,7 @@ export const GABARITS_URL: Readonly<Record<string, string>> = {
   statistiques_descendance: "/v1/equides/{id}/descendance/statistiques",
   consanguinite: "/v1/equides/{id}/consanguinite{?generations}",
   accouplement: "/v1/accouplements{?pere,mere,generations}",
+  choix_etalon: `/v1/accouplements/etalons{?mere,${FILTRES_SAUF_SEXE},coefficient_max,limite,offset}`,
   genetique: "/v1/equides/{id}/genetique",
   recherche: "/v1/search{?q,limite}",
   referentiel: "/v1/referentiels/{dimension}",

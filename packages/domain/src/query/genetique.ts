@@ -32,7 +32,7 @@ const PARENTE_KEPT = 2
 const ANSWERS_KEPT = 256
 
 /** Served F, t, ΔF and mean coancestry: single precision, so seven significant digits. */
-const single = (x: number): number => (x === 0 ? 0 : Number(x.toPrecision(7)))
+export const single = (x: number): number => (x === 0 ? 0 : Number(x.toPrecision(7)))
 
 /** The year of `ingere_le`: the year of loading of the design (fixed by the file, not by the clock). */
 const loadYearOf = (data: DatasetData): number => Number(data.provenance.ingestedAt.slice(0, 4))
@@ -143,6 +143,20 @@ const referenceOf = (data: DatasetData, row: number, breed: Breed | undefined): 
 export const breedReference = (data: DatasetData, row: number): Genetique["reference"] => {
   const codes = codesOfRow(data, row)
   return referenceOf(data, row, codes === undefined ? undefined : breedOf(data, codes))
+}
+
+/** The rows in generation order, as this thread keeps them. */
+export const threadPedigree = (data: DatasetData): OrderedPedigree => stateOf(data).pedigree
+
+/**
+ * Every row's mean coancestry with the reference population of `row`'s breed (kept as the
+ * `genetique` route keeps it), or null: `row` has no race, or its breed no reference population.
+ */
+export const breedParente = (data: DatasetData, row: number): Float32Array | null => {
+  const codes = codesOfRow(data, row)
+  if (codes === undefined) return null
+  const breed = breedOf(data, codes)
+  return breed.reference === null ? null : parenteOf(data, breedKey(codes), breed)
 }
 
 /** `GET /v1/equides/{id}/genetique` of `row`. */

@@ -1,5 +1,6 @@
 export * from "./common.ts"
 export * from "./consanguinite.ts"
+export * from "./etalons.ts"
 export * from "./equide.ts"
 export * from "./lists.ts"
 export * from "./pedigree.ts"

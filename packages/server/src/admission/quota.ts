@@ -216,6 +216,8 @@ export const ROW_BYTES = {
   noeud: 108,
   referentiel: 80_000,
   reproducteur: 200,
+  /** A stallion's summary, coefficient, parente_moyenne and produits. */
+  etalon: 230,
   /** A parent's offspring statistics at most: ~40 years, a few breeds, 19 index codes with their five best (~1 000 B each). */
   statistiquesDescendance: 20_000,
   ancetreCommun: 150,
@@ -249,6 +251,8 @@ export const estimatedBytes = (route: string | undefined, query: QueryScan, data
       return ROW_BYTES.produit * intOr(query.limite, DESCENDANCE_LIMITE_DEFAUT, DESCENDANCE_LIMITE_MIN, DESCENDANCE_LIMITE_MAX)
     case "/v1/equides/:id/descendance/statistiques":
       return ROW_BYTES.statistiquesDescendance
+    case "/v1/accouplements/etalons":
+      return ROW_BYTES.etalon * intOr(query.limite, DEFAULT_LIMITE, MIN_LIMITE, MAX_LIMITE)
     case "/v1/stats/reproducteurs":
       return ROW_BYTES.reproducteur * intOr(query.limite, DEFAULT_LIMITE, MIN_LIMITE, MAX_LIMITE)
     case "/v1/search":

@@ -23,11 +23,13 @@ const FAMILIES = [
   "consanguinite",
   "accouplement",
   "genetique",
+  "etalons",
   "explorer/list",
   "explorer/stats",
   "explorer/record",
   "explorer/pedigree",
-  "explorer/progeny"
+  "explorer/progeny",
+  "explorer/accouplements"
 ]
 
 const counting = (open: boolean) => {

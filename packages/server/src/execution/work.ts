@@ -5,7 +5,7 @@
  * call, so both make the same bytes. A new kind of work is one member of `Execution` (or of
  * `PageExecution`) and one case of `answer` (or of `renderPage`), and one entry of `warmUpWork`.
  */
-import { type DatasetData, dictionarySize, dictionaryValue, idOf, type ListQuery, nomOf, type RepartitionQuery, type SearchQuery } from "@equides/domain"
+import { type DatasetData, dictionarySize, dictionaryValue, type EtalonsQuery, idOf, type ListQuery, nomOf, type RepartitionQuery, type SearchQuery } from "@equides/domain"
 import { answer, type Execution } from "@equides/domain/answers"
 import { Result } from "effect"
 import { type PageExecution, renderPage } from "../explorer/pages.ts"
@@ -67,11 +67,13 @@ export const warmUpWork = (data: DatasetData): ReadonlyArray<Work> => {
     { endpoint: "consanguinite", row: subject, generations: 12 },
     { endpoint: "accouplement", pere: sire, mere: dam === sire ? subject : dam, generations: 12 },
     { endpoint: "genetique", request: { kind: "equide", row: subject } },
+    { endpoint: "etalons", mere: dam, query: { mere: idOf(data, dam) } as EtalonsQuery, url: `/v1/accouplements/etalons?mere=${idOf(data, dam)}` },
     { page: "list", url: `/explorer/equides?race=${encodeURIComponent(race)}&sexe=Male` },
     { page: "stats", url: "/explorer/stats" },
     { page: "record", url: `/explorer/equides/${id}`, id },
     { page: "pedigree", url: `/explorer/equides/${id}/pedigree?generations=8`, id },
-    { page: "progeny", url: `/explorer/equides/${idOf(data, sire)}/descendance`, id: idOf(data, sire) }
+    { page: "progeny", url: `/explorer/equides/${idOf(data, sire)}/descendance`, id: idOf(data, sire) },
+    { page: "accouplements", url: `/explorer/accouplements?mere=${idOf(data, dam)}` }
   ]
 }
 

@@ -24,6 +24,8 @@ import {
 const HALLEY = "3DbfdnZsQryvBV_0FWAZDw"
 /** HALLEY's sire: 78 products, trotters with BTR and ITR indices. */
 const KENTUCKY = "_XnG9AdERxevOb37nrUQyQ"
+/** A trotter mare with both parents on file. */
+const MARE = "0tKREMfpS6G1CBikRQqRHw"
 const TIMEOUT = 60_000
 
 const executable = chromiumPath()
@@ -38,6 +40,7 @@ const PAGES: ReadonlyArray<readonly [string, string]> = [
   ["sire", `/explorer/equides/${KENTUCKY}`],
   ["reproducteurs", "/explorer/reproducteurs?code=BTR&produits_min=3"],
   ["genetique", "/explorer/genetique?race=Trotteur+Francais"],
+  ["accouplements", `/explorer/accouplements?mere=${MARE}&race=Trotteur+Francais`],
   ["documentation", "/documentation"]
 ]
 
@@ -127,6 +130,24 @@ describe.skipIf(executable === undefined)("the explorer in a browser", () => {
         // The active filters are marked in their facets.
         assert.strictEqual(yield* step(() => page.locator(".facets a[aria-current=true]").count()), 2)
         yield* screenshot(page, "list")
+        assert.deepStrictEqual(errors, [])
+      }), TIMEOUT)
+
+    it.effect("a mare's record → Choisir un étalon → the ranking → a coefficient bound, by keyboard", () =>
+      Effect.gen(function*() {
+        const { page, errors } = yield* openPage(`/explorer/equides/${MARE}`)
+        yield* step(() => page.getByRole("link", { name: "Choisir un étalon" }).focus())
+        yield* step(() => page.keyboard.press("Enter"))
+        yield* step(() => page.waitForURL(`**/explorer/accouplements?mere=${MARE}`))
+        assert.strictEqual(yield* step(() => page.locator("tbody tr").count()), 20)
+        assert.strictEqual(yield* step(() => page.locator("tbody meter").count()), 20)
+        yield* step(() => page.locator("#f-coefficient_max").focus())
+        yield* step(() => page.keyboard.type("0.01"))
+        yield* step(() => page.keyboard.press("Enter"))
+        yield* step(() => page.waitForURL(/coefficient_max=0\.01/))
+        const status = (yield* step(() => page.getByRole("status").first().textContent())) ?? ""
+        assert.match(status, /étalons? classés? pour CHAMPION DU ROUET/)
+        yield* screenshot(page, "accouplements")
         assert.deepStrictEqual(errors, [])
       }), TIMEOUT)
 

@@ -9,8 +9,11 @@
 import {
   type DatasetData,
   descendanceQuery,
+  etalonsAnswer,
+  etalonsQuery,
   findEquide,
   genetiqueQuery,
+  foldValue,
   type Introuvable,
   listQuery,
   listWithBreakdowns,
@@ -25,6 +28,7 @@ import {
   type Repartition,
   repartitionAnswer,
   type RepartitionQuery,
+  sexeOf,
   reproducteursAnswer,
   reproducteursQuery,
   statistiquesDescendance,
@@ -35,6 +39,7 @@ import { Result, Schema } from "effect"
 import { equideNotFound } from "../handlers/query.ts"
 import { errorPage } from "./errorPage.ts"
 import { type GenetiqueOutcome, genetiquePage } from "./genetiquePage.ts"
+import { etalonsPage, type MatingsOutcome } from "./etalonsPage.ts"
 import type { Html } from "./html.ts"
 import { FACET_DIMENSIONS, listPage, type ListOutcome, type Suggestions } from "./listPage.ts"
 import { type Pairs, queryString } from "./paths.ts"
@@ -48,7 +53,7 @@ import { parentLinks, progenyView, recordView } from "./views.ts"
 
 /** A page to render: `url`, the request's path and query as received; `id`, the `{id}` of a record's pages. */
 export type PageExecution =
-  | { readonly page: "list" | "stats" | "reproducteurs" | "genetique"; readonly url: string }
+  | { readonly page: "list" | "stats" | "reproducteurs" | "genetique" | "accouplements"; readonly url: string }
   | { readonly page: "record" | "pedigree" | "progeny"; readonly url: string; readonly id: string }
 
 /** A rendered page: its status (200, or the 400 or 404 of an error page) and its UTF-8 bytes. */
@@ -69,6 +74,7 @@ const PEDIGREE_SCHEMA = Schema.Struct(pedigreeQuery.fields)
 const PROGENY_SCHEMA = Schema.Struct(descendanceQuery.fields)
 const SIRES_SCHEMA = Schema.Struct(reproducteursQuery.fields)
 const GENETICS_SCHEMA = Schema.Struct(genetiqueQuery.fields)
+const MATINGS_SCHEMA = Schema.Struct(etalonsQuery.fields)
 
 const BREAKDOWNS: ReadonlyArray<readonly [string, RepartitionQuery]> = [
   ["Par race (les 15 plus nombreuses)", { dimension: "race", limite: 15 }],
@@ -147,6 +153,25 @@ const geneticsOutcome = (data: DatasetData, pairs: Pairs): GenetiqueOutcome => {
     : { kind: "refused", detail: figures.failure.detail, indice: figures.failure.indice }
 }
 
+/** The ranking of `/v1/accouplements/etalons` with the same query, and its status; without a `mere`, the form alone. */
+const matingsOutcome = (data: DatasetData, pairs: Pairs, json: string): { readonly outcome: MatingsOutcome; readonly status: number } => {
+  if (pairs.every(([name]) => name !== "mere")) return { outcome: { kind: "form" }, status: 200 }
+  const decoded = decodeQuery(MATINGS_SCHEMA, etalonsQuery.docs, pairs)
+  if (Result.isFailure(decoded)) return { outcome: { kind: "refused", detail: decoded.failure.detail, indice: decoded.failure.indice }, status: 400 }
+  // The route's own checks (handlers/consanguinite.ts): an unknown mare is a 404, a record that is not a Femelle a 400.
+  const mere = findEquide(data, decoded.success.mere)
+  if (mere === undefined) {
+    return { outcome: { kind: "refused", detail: "Aucun équidé ne porte l'identifiant donné pour mere dans le jeu de données servi.", indice: undefined }, status: 404 }
+  }
+  if (foldValue(sexeOf(data, mere)) !== foldValue("Femelle")) {
+    return { outcome: { kind: "refused", detail: "mere désigne un équidé qui n'est pas de sexe Femelle : les étalons se classent pour une jument.", indice: undefined }, status: 400 }
+  }
+  const ranking = etalonsAnswer(data, mere, decoded.success, json)
+  return Result.isSuccess(ranking)
+    ? { outcome: { kind: "ranking", ranking: ranking.success }, status: 200 }
+    : { outcome: { kind: "refused", detail: ranking.failure.detail, indice: ranking.failure.indice }, status: 400 }
+}
+
 /** The page `execution` asks for, rendered. */
 export const renderPage = (data: DatasetData, execution: PageExecution): Rendered => {
   const about = meta(data)
@@ -185,6 +210,10 @@ export const renderPage = (data: DatasetData, execution: PageExecution): Rendere
     case "genetique": {
       const outcome = geneticsOutcome(data, pairs)
       return rendered(genetiquePage(about, pairs, outcome, suggestionsOf(data).race), outcome.kind === "refused" ? 400 : 200)
+    }
+    case "accouplements": {
+      const { outcome, status } = matingsOutcome(data, pairs, `/v1/accouplements/etalons${queryString(pairs)}`)
+      return rendered(etalonsPage(about, pairs, outcome), status)
     }
     case "pedigree": {
       const { id } = execution

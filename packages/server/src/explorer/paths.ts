@@ -16,6 +16,7 @@ export const EXPLORER_PROGENY = "/explorer/equides/:id/descendance"
 export const EXPLORER_STATS = "/explorer/stats"
 export const EXPLORER_SIRES = "/explorer/reproducteurs"
 export const EXPLORER_GENETICS = "/explorer/genetique"
+export const EXPLORER_MATINGS = "/explorer/accouplements"
 /** Static files under content-hash names (`explorer.3f2a…css`): cached for a year, immutable. */
 export const EXPLORER_ASSET = "/explorer/static/:file"
 export const FAVICON = "/favicon.ico"
@@ -30,6 +31,7 @@ export const EXPLORER_ROUTES: ReadonlyArray<string> = [
   EXPLORER_STATS,
   EXPLORER_SIRES,
   EXPLORER_GENETICS,
+  EXPLORER_MATINGS,
   EXPLORER_ASSET,
   FAVICON
 ]
@@ -51,7 +53,9 @@ export const EXPLORER_EXECUTION_MS: Readonly<Record<string, number>> = {
   // As /v1/stats/reproducteurs once its code's columns are built (p99 6 ms at full scale, docs/performance.md).
   [EXPLORER_SIRES]: 2,
   // As /v1/stats/genetique once a (race, years) pair's figures are kept (2 ms; its first use 0.2–0.8 s).
-  [EXPLORER_GENETICS]: 2
+  [EXPLORER_GENETICS]: 2,
+  // As /v1/accouplements/etalons (one indirect pass and the candidates read once, docs/decisions.md).
+  [EXPLORER_MATINGS]: 20
 }
 
 /** `Cache-Control` of content-hashed files: their URL changes whenever their bytes do. */
@@ -75,3 +79,4 @@ export const progenyPath = (id: string, pairs: Pairs = []): string =>
 export const listPath = (pairs: Pairs = []): string => `${EXPLORER_LIST}${queryString(pairs)}`
 export const siresPath = (pairs: Pairs = []): string => `${EXPLORER_SIRES}${queryString(pairs)}`
 export const genetiquePath = (race: string): string => `${EXPLORER_GENETICS}${queryString([["race", race]])}`
+export const matingsPath = (pairs: Pairs = []): string => `${EXPLORER_MATINGS}${queryString(pairs)}`

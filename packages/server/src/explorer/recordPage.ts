@@ -9,7 +9,7 @@ import { type Html, html } from "./html.ts"
 import { frenchNumber, layout } from "./layout.ts"
 import { ABSENT, horseLink, nameOf, parentLink } from "./links.ts"
 import { percent } from "./genetiquePage.ts"
-import { genetiquePath, pedigreePath, progenyPath, siresPath } from "./paths.ts"
+import { genetiquePath, matingsPath, pedigreePath, progenyPath, siresPath } from "./paths.ts"
 import { decimal } from "./reproducteursPage.ts"
 import { barChart } from "./statsPage.ts"
 
@@ -121,7 +121,10 @@ export const recordPage = (meta: Meta, view: RecordView): Html => {
     title: nameOf(e.nom),
     json: `/v1/equides/${e.id}`,
     body: html`<h1>${nameOf(e.nom)}</h1>
-<p><a href="${pedigreePath(e.id)}">Pedigree</a> · <a href="${progenyPath(e.id)}">Descendance (${frenchNumber(descendants)} produit${descendants > 1 ? "s" : ""})</a></p>
+<p><a href="${pedigreePath(e.id)}">Pedigree</a> · <a href="${progenyPath(e.id)}">Descendance (${frenchNumber(descendants)} produit${descendants > 1 ? "s" : ""})</a>${
+      // A mare's stallions, ranked by the foal's F.
+      e.sexe === "Femelle" ? html` · <a href="${matingsPath([["mere", e.id]])}">Choisir un étalon</a>` : ""
+    }</p>
 <h2>Identité</h2>
 <dl class="fields">
 <dt>Nom</dt><dd>${orAbsent(e.nom)}</dd>

@@ -7,7 +7,7 @@ import { assert, layer } from "@effect/vitest"
 import { fromRecords, inMemoryProvenance } from "@equides/domain"
 import { Effect } from "effect"
 import { CACHE_POLICY } from "../responseHeaders.ts"
-import { ABSENT, DAM, FAMILY, GELDING, SIRE, SON } from "../testing/family.ts"
+import { ABSENT, DAM, DAUGHTER, FAMILY, GELDING, GRANDSON, SIRE, SON, TROTTER } from "../testing/family.ts"
 import { raw, testServer } from "../testing/server.ts"
 import { assetUrl, SCRIPT, STYLESHEET } from "./assets.ts"
 import { IMMUTABLE_POLICY } from "./paths.ts"
@@ -33,7 +33,9 @@ layer(testServer(fromRecords(FAMILY, LOADED_2025)))("explorer routes", (it) => {
           "/explorer/reproducteurs",
           "/explorer/reproducteurs?code=iso&produits_min=1",
           "/explorer/genetique",
-          "/explorer/genetique?race=selle%20francais"
+          "/explorer/genetique?race=selle%20francais",
+          "/explorer/accouplements",
+          `/explorer/accouplements?mere=${DAUGHTER}`
         ]
       ) {
         const reply = yield* raw(path)
@@ -123,6 +125,24 @@ layer(testServer(fromRecords(FAMILY, LOADED_2025)))("explorer routes", (it) => {
       assert.strictEqual(empty.status, 200)
       assert.include(text(empty.body), `href="/explorer/equides/${GELDING}"`)
       assert.include(text(empty.body), "<strong>1</strong> équidé correspond")
+    }))
+
+  it.effect("the stallions for a mare: her record links the page, which ranks as the route does and refuses as it does", () =>
+    Effect.gen(function*() {
+      const mare = text((yield* raw(`/explorer/equides/${DAUGHTER}`)).body)
+      assert.include(mare, `href="/explorer/accouplements?mere=${DAUGHTER}">Choisir un étalon</a>`)
+      assert.notInclude(text((yield* raw(`/explorer/equides/${SON}`)).body), "Choisir un étalon")
+      const page = text((yield* raw(`/explorer/accouplements?mere=${DAUGHTER}&coefficient_max=`)).body)
+      assert.include(page, `href="/v1/accouplements/etalons?mere=${DAUGHTER}"`)
+      const order = [TROTTER, GRANDSON, SON, SIRE].map((id) => page.indexOf(`href="/explorer/equides/${id}"`))
+      assert.isAbove(order[0], 0)
+      assert.deepStrictEqual(order, [...order].sort((a, b) => a - b))
+      assert.include(page, `href="/v1/accouplements?pere=${SIRE}&amp;mere=${DAUGHTER}"`)
+      assert.include(page, "<strong>4</strong> étalons classés")
+      assert.strictEqual((yield* raw(`/explorer/accouplements?mere=${ABSENT}`)).status, 404)
+      assert.strictEqual((yield* raw(`/explorer/accouplements?mere=${SON}`)).status, 400)
+      assert.strictEqual((yield* raw(`/explorer/accouplements?mere=${DAUGHTER}&sexe=Male`)).status, 400)
+      assert.strictEqual((yield* raw(`/explorer/accouplements?mere=${DAUGHTER}&coefficient_max=2`)).status, 400)
     }))
 
   it.effect("the list takes `sexe` as French speakers write it, and ticks the box of the value it folds to", () =>

@@ -3,7 +3,7 @@
  * The ids are resolved here (O(1): an unknown id is a 404); the pedigree walk, whose cost grows
  * with the depth, runs on the `Executor` (a query worker when there are).
  */
-import { Api, Dataset, findEquide, Introuvable, ParametreInvalide } from "@equides/domain"
+import { Api, Dataset, findEquide, foldValue, Introuvable, ParametreInvalide, sexeOf } from "@equides/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Executor } from "../execution/Executor.ts"
@@ -24,6 +24,13 @@ const sameParent = new ParametreInvalide({
   indice: "Donner pour mere un autre identifiant que pour pere."
 })
 
+const notAMare = (sexe: string) =>
+  new ParametreInvalide({
+    detail: `mere désigne un équidé de sexe ${sexe === "" ? "non renseigné" : sexe} : les étalons se classent pour une jument (sexe Femelle).`,
+    parametre: "mere",
+    indice: "Donner pour mere l'identifiant d'une fiche de sexe Femelle."
+  })
+
 export const ConsanguiniteHandlers = HttpApiBuilder.group(
   Api,
   "consanguinite",
@@ -42,6 +49,13 @@ export const ConsanguiniteHandlers = HttpApiBuilder.group(
         }
         if (pere === mere) return Effect.fail(sameParent)
         return jsonBody(executor.answer({ endpoint: "accouplement", pere, mere, generations: query.generations }))
+      },
+      etalons: ({ query, request }) => {
+        const mere = findEquide(data, query.mere)
+        if (mere === undefined) return Effect.fail(parentNotFound(["mere"]))
+        const sexe = sexeOf(data, mere)
+        if (foldValue(sexe) !== foldValue("Femelle")) return Effect.fail(notAMare(sexe))
+        return jsonBody(executor.answer({ endpoint: "etalons", mere, query, url: request.url }))
       }
     })
   })

@@ -22,7 +22,7 @@ export const ABSENT = idN(99)
 export const shape = <S extends Schema.Top>(schema: S, value: unknown): S["Type"] =>
   Schema.decodeUnknownSync(schema as any)(value, { onExcessProperty: "error" }) as S["Type"]
 
-/** One URI per route of the spec and of the consanguinity, genetics and progeny issues, plus the documentation page, each valid over FAMILY. */
+/** One URI per route of the spec and of the consanguinity, genetics, progeny and stallion-ranking issues, plus the documentation page, each valid over FAMILY. */
 export const EVERY_ROUTE: ReadonlyArray<string> = [
   "/",
   "/healthz",
@@ -37,6 +37,7 @@ export const EVERY_ROUTE: ReadonlyArray<string> = [
   `/v1/equides/${SIRE}/descendance/statistiques`,
   `/v1/equides/${SON}/consanguinite`,
   `/v1/accouplements?pere=${SON}&mere=${DAUGHTER}`,
+  `/v1/accouplements/etalons?mere=${DAUGHTER}`,
   `/v1/equides/${SON}/genetique`,
   "/v1/stats/genetique?race=Selle%20Francais",
   "/v1/search?q=jap",

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as fc from "fast-check"
+import type { Postings } from "../dataset/columns.ts"
+import type { Parentage } from "../query/consanguinite/cutGraph.ts"
+import { geneticColumns } from "./columns.ts"
+import { rowPedigree } from "./ordered.ts"
+import { coancestryTable, pedigreeArbitrary } from "./pedigree.fixtures.ts"
+import { clearRow, relationshipRow, rowBuffers } from "./relationshipRow.ts"
+
+/** Each animal's children through either link, as the Dataset's progeny index lists them. */
+const childrenOf = ({ dam, sire }: Parentage): Postings => {
+  const n = sire.length
+  const lists: Array<Array<number>> = Array.from({ length: n }, () => [])
+  for (let c = 0; c < n; c++) {
+    if (sire[c] >= 0) lists[sire[c]].push(c)
+    if (dam[c] >= 0 && dam[c] !== sire[c]) lists[dam[c]].push(c)
+  }
+  const offsets = new Uint32Array(n + 1)
+  for (let v = 0; v < n; v++) offsets[v + 1] = offsets[v] + lists[v].length
+  return { offsets, rows: Uint32Array.from(lists.flat()) }
+}
+
+const rowOf = (parentage: Parentage, i: number): Float64Array => {
+  const { longestLine } = geneticColumns(parentage)
+  const buffers = rowBuffers(longestLine.length)
+  // Buffers reused: a row after another reads zeros where it does not reach.
+  clearRow(buffers, relationshipRow(rowPedigree(parentage, longestLine), longestLine, childrenOf(parentage), (i + 1) % longestLine.length, buffers))
+  expect(buffers.row.every((x) => x === 0) && buffers.seen.every((x) => x === 0)).toBe(true)
+  relationshipRow(rowPedigree(parentage, longestLine), longestLine, childrenOf(parentage), i, buffers)
+  return buffers.row
+}
+
+describe("relationshipRow", () => {
+  it("by hand: a half-brother, an unrelated animal, the sire", () => {
+    // 0 × 1 -> 3 (the mare); 0 × 2 -> 4 (her half-brother); 5 unrelated; 0 is her sire.
+    const sire = Int32Array.from([-1, -1, -1, 0, 0, -1])
+    const dam = Int32Array.from([-1, -1, -1, 1, 2, -1])
+    const a = rowOf({ sire, dam }, 3)
+    expect(Array.from(a, (x) => x / 2)).toEqual([0.25, 0.25, 0, 0.5, 0.125, 0])
+  })
+
+  it("a link the load dropped for closing a cycle is not followed down, though the progeny index lists it", () => {
+    // 0's sire is 1 and 1's sire is 0: the walk from 0 drops 1's link; 1 is 0's sire, without parents.
+    const parentage = { sire: Int32Array.from([1, 0]), dam: Int32Array.from([-1, -1]) }
+    expect(Array.from(rowOf(parentage, 1))).toEqual([0.5, 1])
+    expect(Array.from(rowOf(parentage, 0))).toEqual([1, 0.5])
+  })
+
+  it("a(i, j)/2 is the tabular coancestry without a cut, for every i and j (1e-12)", () => {
+    fc.assert(
+      fc.property(pedigreeArbitrary(40), ({ birthDam, birthSire, parentage, rowOf: rows }) => {
+        const table = coancestryTable(birthSire, birthDam)
+        for (let b = 0; b < table.length; b++) {
+          const a = rowOf(parentage, rows[b])
+          for (let c = 0; c < table.length; c++) expect(Math.abs(a[rows[c]] / 2 - table[b][c])).toBeLessThan(1e-12)
+        }
+      }),
+      { numRuns: 150 }
+    )
+  })
+})

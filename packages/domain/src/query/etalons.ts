@@ -1,0 +1,130 @@
+/**
+ * GET /v1/accouplements/etalons (issue 28): every stallion matching the list's filters, ranked for
+ * a mare by the F of their foal over all known generations. One indirect pass gives the mare's row
+ * of the relationship matrix (genetics/relationshipRow.ts): the foal's F by stallion j is
+ * a(mare, j)/2, for every j at once, never pair by pair. The page is the `offset + limite` best
+ * candidates, kept in a bounded heap while the candidates are read once.
+ */
+import { Result } from "effect"
+import { postingsCount } from "../dataset/columns.ts"
+import type { DatasetData } from "../dataset/DatasetData.ts"
+import { clearRow, relationshipRow, type RowBuffers, rowBuffers } from "../genetics/relationshipRow.ts"
+import type { Etalons } from "../schemas/etalons.ts"
+import { foldValue } from "../text/fold.ts"
+import type { QueryResult } from "./errors.ts"
+import { type FilterInput, foldedCodes, resolveFilters } from "./filters.ts"
+import { breedParente, single, threadPedigree } from "./genetique.ts"
+import { paginationLinks } from "./paginate.ts"
+import { compareIds } from "./progenyColumns.ts"
+import { anneeOf, idOf, nomOf, raceOf, resume } from "./record.ts"
+import { select } from "./select.ts"
+import { selectionRows } from "./selection.ts"
+
+export const ETALONS_PATH = "/v1/accouplements/etalons"
+
+const buffersByData = new WeakMap<DatasetData, RowBuffers>()
+
+const buffersOf = (data: DatasetData): RowBuffers => {
+  let buffers = buffersByData.get(data)
+  if (buffers === undefined) {
+    buffers = rowBuffers(data.size)
+    buffersByData.set(data, buffers)
+  }
+  return buffers
+}
+
+/** The route's decoded parameters, `mere` resolved to her row by the handler, bounds already checked. */
+export interface EtalonsInput extends Omit<FilterInput, "sexe"> {
+  readonly coefficient_max?: number | undefined
+  readonly limite: number
+  readonly offset: number
+}
+
+/** The ranked stallions for the mare of row `mere` (a `Femelle`: the handler checked), or the filter refused. */
+export const etalons = (
+  data: DatasetData,
+  mere: number,
+  input: EtalonsInput,
+  pairs: ReadonlyArray<readonly [string, string]>
+): QueryResult<Etalons> =>
+  Result.map(resolveFilters(data, input), (filters) => {
+    // The list's own filters with sexe forced to Male (an extract without a male has no candidate).
+    const males = foldedCodes(data.sexe, foldValue("Male"))
+    const rows = males.length === 0 ? new Uint32Array(0) : selectionRows(select(data, { ...filters, sexe: males }))
+    const buffers = buffersOf(data)
+    const reached = relationshipRow(threadPedigree(data), data.genetics.longestLine, data.progeny, mere, buffers)
+    try {
+      return rank(data, mere, input, pairs, rows, buffers.row)
+    } finally {
+      clearRow(buffers, reached)
+    }
+  })
+
+/** The page of `rows` (undefined: every row) by their coancestry with the mare, `kinship` being her row of A. */
+const rank = (
+  data: DatasetData,
+  mere: number,
+  input: EtalonsInput,
+  pairs: ReadonlyArray<readonly [string, string]>,
+  rows: Uint32Array | undefined,
+  kinship: Float64Array
+): Etalons => {
+  const { coefficient_max, limite, offset } = input
+  const count = rows === undefined ? data.size : rows.length
+  const produits = (row: number): number => postingsCount(data.progeny, row)
+  // > 0 when candidate a ranks after b: coefficient ascending, produits descending, nom, id.
+  const after = (a: number, b: number): number =>
+    kinship[a] - kinship[b] || produits(b) - produits(a) || data.nameKey[a] - data.nameKey[b] || compareIds(data, a, b)
+
+  // A max-heap of the `need` best read so far: its root is the worst of them.
+  const need = offset + limite
+  const heap = new Int32Array(need)
+  let size = 0
+  let total = 0
+  const siftDown = (at: number): void => {
+    for (;;) {
+      const l = 2 * at + 1
+      if (l >= size) return
+      const r = l + 1
+      const worst = r < size && after(heap[r], heap[l]) > 0 ? r : l
+      if (after(heap[worst], heap[at]) <= 0) return
+      const t = heap[at]
+      heap[at] = heap[worst]
+      heap[worst] = t
+      at = worst
+    }
+  }
+  for (let k = 0; k < count; k++) {
+    const row = rows === undefined ? k : rows[k]
+    if (row === mere) continue
+    if (coefficient_max !== undefined && kinship[row] / 2 > coefficient_max) continue
+    total++
+    if (size < need) {
+      let at = size++
+      heap[at] = row
+      while (at > 0) {
+        const parent = (at - 1) >> 1
+        if (after(heap[at], heap[parent]) <= 0) break
+        const t = heap[at]
+        heap[at] = heap[parent]
+        heap[parent] = t
+        at = parent
+      }
+    } else if (need > 0 && after(row, heap[0]) < 0) {
+      heap[0] = row
+      siftDown(0)
+    }
+  }
+  const ranked = Array.from(heap.subarray(0, size)).sort(after).slice(offset)
+  const parente = breedParente(data, mere)
+  return {
+    mere: { id: idOf(data, mere), nom: nomOf(data, mere), race: raceOf(data, mere), annee_naissance: anneeOf(data, mere) ?? null },
+    donnees: ranked.map((row) => ({
+      etalon: resume(data, row),
+      coefficient: kinship[row] / 2,
+      parente_moyenne: parente === null ? null : single(parente[row]),
+      produits: produits(row)
+    })),
+    pagination: { total, limite, offset, ...paginationLinks(ETALONS_PATH, pairs, offset, limite, total) }
+  }
+}
