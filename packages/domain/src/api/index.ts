@@ -13,6 +13,7 @@ export { completeDocument, operationsOf, REFERENCE_PATH } from "./openapi.ts"
 export { NoQuery, type ParamDoc, ParamDocs, paramDocsOf, readInt } from "./params.ts"
 export {
   DOCUMENTATION_PATH,
+  equideNotFound,
   Introuvable,
   MethodeNonAdmise,
   PROBLEM_TYPES,

@@ -1,15 +1,13 @@
 /**
  * The served paths, defined once: the router's configuration and every path the service serves
  * (all with GET and HEAD) mapped to its route template, from the `HttpApi` definition and the
- * pages. Admission looks a request's route up here; the router is built with the same settings.
+ * pages (`pageRoutes.ts`). Admission looks a request's route up here; the router is built with the same settings.
  */
 import { Api, ExecutionCost } from "@equides/domain"
 import { Context } from "effect"
 import { FindMyWay, type HttpRouter } from "effect/http"
 import { HttpApi } from "effect/http-api"
-import { DOCUMENTATION_ROUTE } from "../documentation.ts"
-import { EXPLORER_EXECUTION_MS, EXPLORER_ROUTES } from "../explorer/paths.ts"
-import { REFERENCE_ROUTES } from "../reference.ts"
+import { EXPLORER_EXECUTION_MS, PAGE_ROUTES } from "../pageRoutes.ts"
 
 /**
  * Paths are case-sensitive (the router's default is not): ids are, and one resource has one URI,
@@ -26,7 +24,7 @@ export const routeTemplates = (): FindMyWay.Router<string> => {
     onGroup: () => {},
     onEndpoint: ({ endpoint }) => router.on("GET", endpoint.path as HttpRouter.PathInput, endpoint.path)
   })
-  for (const page of [DOCUMENTATION_ROUTE, ...REFERENCE_ROUTES, ...EXPLORER_ROUTES]) router.on("GET", page as HttpRouter.PathInput, page)
+  for (const page of PAGE_ROUTES) router.on("GET", page as HttpRouter.PathInput, page)
   return router
 }
 

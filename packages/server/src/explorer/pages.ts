@@ -9,6 +9,7 @@
 import {
   type DatasetData,
   descendanceQuery,
+  equideNotFound,
   findEquide,
   type Introuvable,
   listQuery,
@@ -30,7 +31,6 @@ import {
   stats
 } from "@equides/domain"
 import { Result, Schema } from "effect"
-import { equideNotFound } from "../handlers/query.ts"
 import { errorPage } from "./errorPage.ts"
 import type { Html } from "./html.ts"
 import { FACET_DIMENSIONS, listPage, type ListOutcome, type Suggestions } from "./listPage.ts"
