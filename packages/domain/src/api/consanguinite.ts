@@ -14,6 +14,7 @@ import { executionCost } from "./executionCost.ts"
 import { Disponibilite } from "./middleware.ts"
 import { documented, int, params, requiredText } from "./params.ts"
 import { Introuvable } from "./problems.ts"
+import { discoveryKey } from "./discoveryPlace.ts"
 
 const generations = int({
   minimum: CONSANGUINITE_GENERATIONS_MIN,
@@ -85,7 +86,7 @@ export class ConsanguiniteApi extends HttpApiGroup.make("consanguinite")
       query: consanguiniteQuery.fields,
       success: Consanguinite,
       error: Introuvable
-    }).annotateMerge(documented(idPath, consanguiniteQuery))
+    }).annotateMerge(discoveryKey("consanguinite")).annotateMerge(documented(idPath, consanguiniteQuery))
       // ~0.01–0.02 ms on the sample; full scale 0.05 ms (generator), 0.2 ms at 8 and 7–9 ms at 12 generations on a closed
       // population (docs/performance.md): the depth is priced by the bytes rule (38 units at 12), above that.
       .annotateMerge(executionCost(0.5))
@@ -99,7 +100,7 @@ export class ConsanguiniteApi extends HttpApiGroup.make("consanguinite")
       query: accouplementQuery.fields,
       success: Accouplement,
       error: Introuvable
-    }).annotateMerge(documented(accouplementQuery))
+    }).annotateMerge(discoveryKey("accouplement")).annotateMerge(documented(accouplementQuery))
       // As a horse's consanguinity (above).
       .annotateMerge(executionCost(0.5))
       .annotateMerge(OpenApi.annotations({

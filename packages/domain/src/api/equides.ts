@@ -13,11 +13,12 @@ import { PageEquides } from "../schemas/lists.ts"
 import { Descendance, Pedigree } from "../schemas/pedigree.ts"
 import { StatistiquesDescendance } from "../schemas/progeny.ts"
 import { TRIS, VUES } from "../vocabulary.ts"
-import { filterDefs } from "./filterParams.ts"
+import { filterDefs, PUBLISHED_FILTERS } from "./filterParams.ts"
 import { Disponibilite } from "./middleware.ts"
 import { executionCost } from "./executionCost.ts"
 import { clampedInt, documented, int, NoQuery, oneOf, params, pathText } from "./params.ts"
 import { Introuvable } from "./problems.ts"
+import { discoveryKey } from "./discoveryPlace.ts"
 
 export const idPath = params("path", {
   id: pathText({
@@ -72,7 +73,7 @@ export class EquidesApi extends HttpApiGroup.make("equides")
     HttpApiEndpoint.get("list", "/v1/equides", {
       query: listQuery.fields,
       success: PageEquides
-    }).annotateMerge(documented(listQuery))
+    }).annotateMerge(discoveryKey("liste", { parameters: [...PUBLISHED_FILTERS, "tri", "vue", "limite", "offset"] })).annotateMerge(documented(listQuery))
       // A filtered list, 1–3 filters: ~0.010 ms on the sample ×148 ≈ 1.5 ms; the bench's varied lists ~2 ms (docs/performance.md).
       // An unfiltered list (a window of a pre-sorted order) pays the bytes rule alone (admission/quota.ts).
       .annotateMerge(executionCost(2))
@@ -86,7 +87,7 @@ export class EquidesApi extends HttpApiGroup.make("equides")
       query: NoQuery,
       success: Equide,
       error: Introuvable
-    }).annotateMerge(documented(idPath)).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(discoveryKey("fiche")).annotateMerge(documented(idPath)).annotateMerge(OpenApi.annotations({
       summary: "Un équidé (fiche complète)",
       description:
         "Identité, race, robe, sexe, année de naissance, filiation (pere, mere, pere_de_mere : Reference, dont la race suit la nomenclature du lien), " +
@@ -97,7 +98,7 @@ export class EquidesApi extends HttpApiGroup.make("equides")
       query: pedigreeQuery.fields,
       success: Pedigree,
       error: Introuvable
-    }).annotateMerge(documented(idPath, pedigreeQuery)).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(discoveryKey("pedigree")).annotateMerge(documented(idPath, pedigreeQuery)).annotateMerge(OpenApi.annotations({
       summary: "Arbre des ancêtres",
       description: "Une seule requête, mise en cache. Une branche s'arrête où un parent est référencé mais absent du jeu de données."
     })),
@@ -106,7 +107,7 @@ export class EquidesApi extends HttpApiGroup.make("equides")
       query: descendanceQuery.fields,
       success: Descendance,
       error: Introuvable
-    }).annotateMerge(documented(idPath, descendanceQuery)).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(discoveryKey("descendance")).annotateMerge(documented(idPath, descendanceQuery)).annotateMerge(OpenApi.annotations({
       summary: "Produits directs",
       description:
         "Fiches ayant cet équidé pour père ou pour mère, par année de naissance croissante ; la descendance complète se parcourt en suivant les identifiants."
@@ -116,7 +117,7 @@ export class EquidesApi extends HttpApiGroup.make("equides")
       query: NoQuery,
       success: StatistiquesDescendance,
       error: Introuvable
-    }).annotateMerge(documented(idPath))
+    }).annotateMerge(discoveryKey("statistiques_descendance")).annotateMerge(documented(idPath))
       // Full scale, once a code's columns are built: p50 0.84 ms, p99 4.7 ms for the sire with the most offspring
       // (docs/performance.md, issue 29); a code's first use builds its columns (0.3–0.85 s, logged).
       .annotateMerge(executionCost(1))

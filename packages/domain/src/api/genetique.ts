@@ -11,6 +11,7 @@ import { executionCost } from "./executionCost.ts"
 import { Disponibilite } from "./middleware.ts"
 import { documented, NoQuery, params } from "./params.ts"
 import { Introuvable } from "./problems.ts"
+import { discoveryKey } from "./discoveryPlace.ts"
 
 export const genetiqueQuery = params("query", {
   race: filterDefs.race,
@@ -79,7 +80,7 @@ export class GenetiqueApi extends HttpApiGroup.make("genetique")
       query: NoQuery,
       success: Genetique,
       error: Introuvable
-    }).annotateMerge(documented(idPath))
+    }).annotateMerge(discoveryKey("genetique")).annotateMerge(documented(idPath))
       // A lookup of the load's columns once the breed's reference is made (one indirect pass per breed and
       // thread, 0.06–0.3 s at full scale, then kept): the lookup is what most requests cost.
       .annotateMerge(executionCost(0.5))
@@ -92,7 +93,7 @@ export class GenetiqueApi extends HttpApiGroup.make("genetique")
     HttpApiEndpoint.get("stats", "/v1/stats/genetique", {
       query: genetiqueQuery.fields,
       success: StatsGenetique
-    }).annotateMerge(documented(genetiqueQuery))
+    }).annotateMerge(discoveryKey("genetique_race", { after: "repartition" })).annotateMerge(documented(genetiqueQuery))
       // A (race, years) pair's first use runs the year figures and f_e/f_a (0.2–0.8 s at full scale), then is kept
       // (2 ms): priced at the kept figure, as the first use of any route is not what its calls cost.
       .annotateMerge(executionCost(2))

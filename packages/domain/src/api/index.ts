@@ -2,6 +2,8 @@
 export { Api } from "./Api.ts"
 export { type ApiClient, EquidesApiClient, makeApiClient } from "./client.ts"
 export { ConsanguiniteApi, DEFINITIONS_CONSANGUINITE } from "./consanguinite.ts"
+export { Discovery, discoveryKey, type DiscoveryPlace, servedPath } from "./discoveryPlace.ts"
+export { endpointsOf } from "./endpoints.ts"
 export { descendanceQuery, EquidesApi, listQuery, pedigreeQuery } from "./equides.ts"
 export { ExecutionCost, executionCost, executionUnits, QUOTA_RULE, UNIT_CPU_MS } from "./executionCost.ts"
 export { DEFINITIONS_GENETIQUE, GenetiqueApi, genetiqueQuery } from "./genetique.ts"

@@ -4,6 +4,7 @@ import { REFERENTIEL_DIMENSIONS } from "../vocabulary.ts"
 import { Referentiel } from "../schemas/reference.ts"
 import { Disponibilite } from "./middleware.ts"
 import { documented, NoQuery, params, pathText } from "./params.ts"
+import { discoveryKey } from "./discoveryPlace.ts"
 
 export const referentielPath = params("path", {
   // Taken as any string and checked by the query, whose refusal suggests the nearest dimension.
@@ -20,7 +21,7 @@ export class ReferentielsApi extends HttpApiGroup.make("referentiels")
       params: referentielPath.fields,
       query: NoQuery,
       success: Referentiel
-    }).annotateMerge(documented(referentielPath)).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(discoveryKey("referentiel")).annotateMerge(documented(referentielPath)).annotateMerge(OpenApi.annotations({
       summary: "Valeurs admises par un filtre",
       description:
         "De la plus à la moins fréquente (annees_naissance : complète et chronologique) ; tronquée à 2000 valeurs, nombre_de_modalites donnant alors le total réel."

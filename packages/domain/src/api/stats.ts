@@ -17,10 +17,11 @@ import {
 import { Reproducteurs } from "../schemas/progeny.ts"
 import { Repartition, Stats } from "../schemas/reference.ts"
 import { REPARTITION_DIMENSIONS } from "../vocabulary.ts"
-import { filterDefs } from "./filterParams.ts"
+import { filterDefs, PUBLISHED_FILTERS } from "./filterParams.ts"
 import { executionCost } from "./executionCost.ts"
 import { Disponibilite } from "./middleware.ts"
 import { clampedInt, documented, int, NoQuery, oneOf, params, raw, requiredText } from "./params.ts"
+import { discoveryKey } from "./discoveryPlace.ts"
 
 export const repartitionQuery = params("query", {
   ...filterDefs,
@@ -70,7 +71,7 @@ export class StatsApi extends HttpApiGroup.make("stats")
     HttpApiEndpoint.get("global", "/v1/stats", {
       query: NoQuery,
       success: Stats
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(discoveryKey("statistiques")).annotateMerge(OpenApi.annotations({
       summary: "Comptages globaux, sans filtre",
       description:
         "Total, fiches avec et sans filiation, avec et sans performances, nombres de races, robes et disciplines, années extrêmes, répartition par sexe. " +
@@ -79,7 +80,7 @@ export class StatsApi extends HttpApiGroup.make("stats")
     HttpApiEndpoint.get("repartition", "/v1/stats/repartition", {
       query: repartitionQuery.fields,
       success: Repartition
-    }).annotateMerge(documented(repartitionQuery))
+    }).annotateMerge(discoveryKey("repartition", { parameters: ["dimension", ...PUBLISHED_FILTERS, "limite"] })).annotateMerge(documented(repartitionQuery))
       // 0–2 filters: ~0.026 ms on the sample ×148 ≈ 3.8 ms; full scale: 0.4–1 ms unfiltered, 8–11 ms over 1.65 M rows (docs/performance.md).
       .annotateMerge(executionCost(4))
       .annotateMerge(OpenApi.annotations({
@@ -90,7 +91,7 @@ export class StatsApi extends HttpApiGroup.make("stats")
     HttpApiEndpoint.get("reproducteurs", "/v1/stats/reproducteurs", {
       query: reproducteursQuery.fields,
       success: Reproducteurs
-    }).annotateMerge(documented(reproducteursQuery))
+    }).annotateMerge(discoveryKey("reproducteurs")).annotateMerge(documented(reproducteursQuery))
       // Full scale, once the code's columns are built: p50 0.44 ms, p99 6 ms (docs/performance.md, issue 29).
       .annotateMerge(executionCost(1))
       .annotateMerge(OpenApi.annotations({
