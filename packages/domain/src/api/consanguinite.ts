@@ -14,6 +14,7 @@ import { executionCost } from "./executionCost.ts"
 import { Disponibilite } from "./middleware.ts"
 import { documented, int, params, requiredText } from "./params.ts"
 import { Introuvable } from "./problems.ts"
+import { bytesEstimate, type BytesEstimator, intOr, ROW_BYTES } from "./bytesEstimate.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
 
 const generations = int({
@@ -79,6 +80,11 @@ export const DEFINITIONS_CONSANGUINITE: ReadonlyArray<readonly [string, string]>
   ]
 ]
 
+/** The common ancestors of a cut: each fills at least 2 of its 2^(g+1) − 2 slots, so at most 2^g − 1 of them. */
+const cutBytes: BytesEstimator = (query) =>
+  ROW_BYTES.consanguinite +
+  ROW_BYTES.ancetreCommun * (2 ** intOr(query.generations, CONSANGUINITE_GENERATIONS_DEFAUT, CONSANGUINITE_GENERATIONS_MIN, CONSANGUINITE_GENERATIONS_MAX) - 1)
+
 export class ConsanguiniteApi extends HttpApiGroup.make("consanguinite")
   .add(
     HttpApiEndpoint.get("equide", "/v1/equides/:id/consanguinite", {
@@ -86,7 +92,9 @@ export class ConsanguiniteApi extends HttpApiGroup.make("consanguinite")
       query: consanguiniteQuery.fields,
       success: Consanguinite,
       error: Introuvable
-    }).annotateMerge(discoveryKey("consanguinite")).annotateMerge(documented(idPath, consanguiniteQuery))
+    }).annotateMerge(discoveryKey("consanguinite"))
+      .annotateMerge(bytesEstimate(cutBytes))
+      .annotateMerge(documented(idPath, consanguiniteQuery))
       // ~0.01–0.02 ms on the sample; full scale 0.05 ms (generator), 0.2 ms at 8 and 7–9 ms at 12 generations on a closed
       // population (docs/performance.md): the depth is priced by the bytes rule (38 units at 12), above that.
       .annotateMerge(executionCost(0.5))
@@ -100,7 +108,9 @@ export class ConsanguiniteApi extends HttpApiGroup.make("consanguinite")
       query: accouplementQuery.fields,
       success: Accouplement,
       error: Introuvable
-    }).annotateMerge(discoveryKey("accouplement")).annotateMerge(documented(accouplementQuery))
+    }).annotateMerge(discoveryKey("accouplement"))
+      .annotateMerge(bytesEstimate(cutBytes))
+      .annotateMerge(documented(accouplementQuery))
       // As a horse's consanguinity (above).
       .annotateMerge(executionCost(0.5))
       .annotateMerge(OpenApi.annotations({

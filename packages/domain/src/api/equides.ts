@@ -18,6 +18,7 @@ import { Disponibilite } from "./middleware.ts"
 import { executionCost } from "./executionCost.ts"
 import { clampedInt, documented, int, NoQuery, oneOf, params, pathText } from "./params.ts"
 import { Introuvable } from "./problems.ts"
+import { bytesEstimate, intOr, ROW_BYTES } from "./bytesEstimate.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
 
 export const idPath = params("path", {
@@ -73,7 +74,9 @@ export class EquidesApi extends HttpApiGroup.make("equides")
     HttpApiEndpoint.get("list", "/v1/equides", {
       query: listQuery.fields,
       success: PageEquides
-    }).annotateMerge(discoveryKey("liste", { parameters: [...PUBLISHED_FILTERS, "tri", "vue", "limite", "offset"] })).annotateMerge(documented(listQuery))
+    }).annotateMerge(discoveryKey("liste", { parameters: [...PUBLISHED_FILTERS, "tri", "vue", "limite", "offset"] }))
+      .annotateMerge(bytesEstimate((query) => intOr(query.limite, DEFAULT_LIMITE, MIN_LIMITE, MAX_LIMITE) * (query.vue === "complet" ? ROW_BYTES.complet : ROW_BYTES.resume)))
+      .annotateMerge(documented(listQuery))
       // A filtered list, 1–3 filters: ~0.010 ms on the sample ×148 ≈ 1.5 ms; the bench's varied lists ~2 ms (docs/performance.md).
       // An unfiltered list (a window of a pre-sorted order) pays the bytes rule alone (admission/quota.ts).
       .annotateMerge(executionCost(2))
@@ -98,7 +101,9 @@ export class EquidesApi extends HttpApiGroup.make("equides")
       query: pedigreeQuery.fields,
       success: Pedigree,
       error: Introuvable
-    }).annotateMerge(discoveryKey("pedigree")).annotateMerge(documented(idPath, pedigreeQuery)).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(discoveryKey("pedigree"))
+      .annotateMerge(bytesEstimate((query) => ROW_BYTES.noeud * (2 ** (intOr(query.generations, PEDIGREE_GENERATIONS_DEFAUT, 0, PEDIGREE_GENERATIONS_MAX) + 1) - 1)))
+      .annotateMerge(documented(idPath, pedigreeQuery)).annotateMerge(OpenApi.annotations({
       summary: "Arbre des ancêtres",
       description: "Une seule requête, mise en cache. Une branche s'arrête où un parent est référencé mais absent du jeu de données."
     })),
@@ -107,7 +112,9 @@ export class EquidesApi extends HttpApiGroup.make("equides")
       query: descendanceQuery.fields,
       success: Descendance,
       error: Introuvable
-    }).annotateMerge(discoveryKey("descendance")).annotateMerge(documented(idPath, descendanceQuery)).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(discoveryKey("descendance"))
+      .annotateMerge(bytesEstimate((query) => ROW_BYTES.produit * intOr(query.limite, DESCENDANCE_LIMITE_DEFAUT, DESCENDANCE_LIMITE_MIN, DESCENDANCE_LIMITE_MAX)))
+      .annotateMerge(documented(idPath, descendanceQuery)).annotateMerge(OpenApi.annotations({
       summary: "Produits directs",
       description:
         "Fiches ayant cet équidé pour père ou pour mère, par année de naissance croissante ; la descendance complète se parcourt en suivant les identifiants."
@@ -117,7 +124,9 @@ export class EquidesApi extends HttpApiGroup.make("equides")
       query: NoQuery,
       success: StatistiquesDescendance,
       error: Introuvable
-    }).annotateMerge(discoveryKey("statistiques_descendance")).annotateMerge(documented(idPath))
+    }).annotateMerge(discoveryKey("statistiques_descendance"))
+      .annotateMerge(bytesEstimate(() => ROW_BYTES.statistiquesDescendance))
+      .annotateMerge(documented(idPath))
       // Full scale, once a code's columns are built: p50 0.84 ms, p99 4.7 ms for the sire with the most offspring
       // (docs/performance.md, issue 29); a code's first use builds its columns (0.3–0.85 s, logged).
       .annotateMerge(executionCost(1))

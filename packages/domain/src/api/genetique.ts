@@ -11,6 +11,7 @@ import { executionCost } from "./executionCost.ts"
 import { Disponibilite } from "./middleware.ts"
 import { documented, NoQuery, params } from "./params.ts"
 import { Introuvable } from "./problems.ts"
+import { bytesEstimate, ROW_BYTES } from "./bytesEstimate.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
 
 export const genetiqueQuery = params("query", {
@@ -93,7 +94,9 @@ export class GenetiqueApi extends HttpApiGroup.make("genetique")
     HttpApiEndpoint.get("stats", "/v1/stats/genetique", {
       query: genetiqueQuery.fields,
       success: StatsGenetique
-    }).annotateMerge(discoveryKey("genetique_race", { after: "repartition" })).annotateMerge(documented(genetiqueQuery))
+    }).annotateMerge(discoveryKey("genetique_race", { after: "repartition" }))
+      .annotateMerge(bytesEstimate((_, data) => ROW_BYTES.statsGenetique + ROW_BYTES.anneeGenetique * data.annee.values.length))
+      .annotateMerge(documented(genetiqueQuery))
       // A (race, years) pair's first use runs the year figures and f_e/f_a (0.2–0.8 s at full scale), then is kept
       // (2 ms): priced at the kept figure, as the first use of any route is not what its calls cost.
       .annotateMerge(executionCost(2))

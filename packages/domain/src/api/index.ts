@@ -1,6 +1,7 @@
 /** The HTTP API definition, its problem types and its typed client (package exports). */
 export { Api } from "./Api.ts"
 export { type ApiClient, EquidesApiClient, makeApiClient } from "./client.ts"
+export { BytesEstimate, bytesEstimate, type BytesEstimator, type EstimateQuery } from "./bytesEstimate.ts"
 export { ConsanguiniteApi, DEFINITIONS_CONSANGUINITE } from "./consanguinite.ts"
 export { Discovery, discoveryKey, type DiscoveryPlace, servedPath } from "./discoveryPlace.ts"
 export { endpointsOf } from "./endpoints.ts"

@@ -4,6 +4,7 @@ import { REFERENTIEL_DIMENSIONS } from "../vocabulary.ts"
 import { Referentiel } from "../schemas/reference.ts"
 import { Disponibilite } from "./middleware.ts"
 import { documented, NoQuery, params, pathText } from "./params.ts"
+import { bytesEstimate, ROW_BYTES } from "./bytesEstimate.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
 
 export const referentielPath = params("path", {
@@ -21,7 +22,10 @@ export class ReferentielsApi extends HttpApiGroup.make("referentiels")
       params: referentielPath.fields,
       query: NoQuery,
       success: Referentiel
-    }).annotateMerge(discoveryKey("referentiel")).annotateMerge(documented(referentielPath)).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(discoveryKey("referentiel"))
+      .annotateMerge(bytesEstimate(() => ROW_BYTES.referentiel))
+      .annotateMerge(documented(referentielPath))
+      .annotateMerge(OpenApi.annotations({
       summary: "Valeurs admises par un filtre",
       description:
         "De la plus à la moins fréquente (annees_naissance : complète et chronologique) ; tronquée à 2000 valeurs, nombre_de_modalites donnant alors le total réel."

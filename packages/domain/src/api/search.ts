@@ -5,6 +5,7 @@ import { Suggestions } from "../schemas/lists.ts"
 import { executionCost } from "./executionCost.ts"
 import { Disponibilite } from "./middleware.ts"
 import { clampedInt, documented, params, requiredText } from "./params.ts"
+import { bytesEstimate, intOr, ROW_BYTES } from "./bytesEstimate.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
 
 export const searchQuery = params("query", {
@@ -25,7 +26,9 @@ export class SearchApi extends HttpApiGroup.make("search")
     HttpApiEndpoint.get("suggest", "/v1/search", {
       query: searchQuery.fields,
       success: Suggestions
-    }).annotateMerge(discoveryKey("recherche")).annotateMerge(documented(searchQuery))
+    }).annotateMerge(discoveryKey("recherche"))
+      .annotateMerge(bytesEstimate((query) => ROW_BYTES.suggestion * intOr(query.limite, DEFAULT_SUGGEST_LIMITE, MIN_SUGGEST_LIMITE, MAX_SUGGEST_LIMITE)))
+      .annotateMerge(documented(searchQuery))
       // Bounded by limite: ~0.007 ms on the sample; 0.8–2.5 ms at full scale (docs/performance.md).
       .annotateMerge(executionCost(1))
       .annotateMerge(OpenApi.annotations({

@@ -21,6 +21,7 @@ import { filterDefs, PUBLISHED_FILTERS } from "./filterParams.ts"
 import { executionCost } from "./executionCost.ts"
 import { Disponibilite } from "./middleware.ts"
 import { clampedInt, documented, int, NoQuery, oneOf, params, raw, requiredText } from "./params.ts"
+import { bytesEstimate, intOr, ROW_BYTES } from "./bytesEstimate.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
 
 export const repartitionQuery = params("query", {
@@ -80,7 +81,11 @@ export class StatsApi extends HttpApiGroup.make("stats")
     HttpApiEndpoint.get("repartition", "/v1/stats/repartition", {
       query: repartitionQuery.fields,
       success: Repartition
-    }).annotateMerge(discoveryKey("repartition", { parameters: ["dimension", ...PUBLISHED_FILTERS, "limite"] })).annotateMerge(documented(repartitionQuery))
+    }).annotateMerge(discoveryKey("repartition", { parameters: ["dimension", ...PUBLISHED_FILTERS, "limite"] }))
+      .annotateMerge(bytesEstimate((query, data) =>
+        ROW_BYTES.tranche *
+        (query.dimension === "annee_naissance" ? data.annee.values.length : intOr(query.limite, DEFAULT_REPARTITION_LIMITE, MIN_REPARTITION_LIMITE, MAX_REPARTITION_LIMITE))
+      )).annotateMerge(documented(repartitionQuery))
       // 0–2 filters: ~0.026 ms on the sample ×148 ≈ 3.8 ms; full scale: 0.4–1 ms unfiltered, 8–11 ms over 1.65 M rows (docs/performance.md).
       .annotateMerge(executionCost(4))
       .annotateMerge(OpenApi.annotations({
@@ -91,7 +96,9 @@ export class StatsApi extends HttpApiGroup.make("stats")
     HttpApiEndpoint.get("reproducteurs", "/v1/stats/reproducteurs", {
       query: reproducteursQuery.fields,
       success: Reproducteurs
-    }).annotateMerge(discoveryKey("reproducteurs")).annotateMerge(documented(reproducteursQuery))
+    }).annotateMerge(discoveryKey("reproducteurs"))
+      .annotateMerge(bytesEstimate((query) => ROW_BYTES.reproducteur * intOr(query.limite, DEFAULT_LIMITE, MIN_LIMITE, MAX_LIMITE)))
+      .annotateMerge(documented(reproducteursQuery))
       // Full scale, once the code's columns are built: p50 0.44 ms, p99 6 ms (docs/performance.md, issue 29).
       .annotateMerge(executionCost(1))
       .annotateMerge(OpenApi.annotations({

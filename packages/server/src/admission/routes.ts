@@ -3,7 +3,7 @@
  * (all with GET and HEAD) mapped to its route template, from the `HttpApi` definition and the
  * pages (`pageRoutes.ts`). Admission looks a request's route up here; the router is built with the same settings.
  */
-import { Api, ExecutionCost } from "@equides/domain"
+import { Api, BytesEstimate, type BytesEstimator, endpointsOf, ExecutionCost } from "@equides/domain"
 import { Context } from "effect"
 import { FindMyWay, type HttpRouter } from "effect/http"
 import { HttpApi } from "effect/http-api"
@@ -43,4 +43,17 @@ export const executionCosts = (): ReadonlyMap<string, number> => {
     }
   })
   return costs
+}
+
+/**
+ * The bytes estimate of every route that declares one (`bytesEstimate` on its definition), by
+ * route template: one table, read by the quota (`admission/quota.ts` `costOf`).
+ */
+export const bytesEstimates = (): ReadonlyMap<string, BytesEstimator> => {
+  const estimates = new Map<string, BytesEstimator>()
+  for (const endpoint of endpointsOf(Api)) {
+    const estimate = Context.get(endpoint.annotations, BytesEstimate)
+    if (estimate !== undefined) estimates.set(endpoint.path, estimate)
+  }
+  return estimates
 }
