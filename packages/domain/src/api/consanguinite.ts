@@ -16,6 +16,9 @@ import { documented, int, params, requiredText } from "./params.ts"
 import { Introuvable } from "./problems.ts"
 import { bytesEstimate, type BytesEstimator, intOr, ROW_BYTES } from "./bytesEstimate.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
+import { accouplement, consanguinite } from "../query/consanguinite/consanguinite.ts"
+import { idOf } from "../query/record.ts"
+import { example } from "./routeExample.ts"
 
 const generations = int({
   minimum: CONSANGUINITE_GENERATIONS_MIN,
@@ -93,6 +96,7 @@ export class ConsanguiniteApi extends HttpApiGroup.make("consanguinite")
       success: Consanguinite,
       error: Introuvable
     }).annotateMerge(discoveryKey("consanguinite"))
+      .annotateMerge(example(({ data, id, row }) => ({ url: `/v1/equides/${id}/consanguinite`, answer: () => consanguinite(data, row) })))
       .annotateMerge(bytesEstimate(cutBytes))
       .annotateMerge(documented(idPath, consanguiniteQuery))
       // ~0.01–0.02 ms on the sample; full scale 0.05 ms (generator), 0.2 ms at 8 and 7–9 ms at 12 generations on a closed
@@ -109,6 +113,12 @@ export class ConsanguiniteApi extends HttpApiGroup.make("consanguinite")
       success: Accouplement,
       error: Introuvable
     }).annotateMerge(discoveryKey("accouplement"))
+      .annotateMerge(example(({ data, mating }) =>
+        mating === undefined ? undefined : {
+          url: `/v1/accouplements?pere=${idOf(data, mating.pere)}&mere=${idOf(data, mating.mere)}`,
+          answer: () => accouplement(data, mating.pere, mating.mere)
+        }
+      ))
       .annotateMerge(bytesEstimate(cutBytes))
       .annotateMerge(documented(accouplementQuery))
       // As a horse's consanguinity (above).

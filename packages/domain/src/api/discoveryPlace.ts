@@ -56,12 +56,12 @@ export const discoveryEntriesOf = (endpoints: ReadonlyArray<HttpApiEndpoint.Top>
   })
 
 /** `entries` in their published order: each in turn, or right after the key it says it follows. */
-export const placed = (entries: ReadonlyArray<DiscoveryEntry>): Array<DiscoveryEntry> => {
-  const order: Array<DiscoveryEntry> = []
+export const placed = <A extends { readonly key: string; readonly after?: string | undefined }>(entries: ReadonlyArray<A>): Array<A> => {
+  const order: Array<A> = []
   for (const entry of entries.filter((e) => e.after === undefined)) order.push(entry)
   for (const entry of entries.filter((e) => e.after !== undefined)) {
     const at = order.findIndex((e) => e.key === entry.after)
-    if (at < 0) throw new Error(`discovery: ${entry.key} follows ${entry.after}, which is not published`)
+    if (at < 0) throw new Error(`${entry.key} follows ${entry.after}, which is not placed`)
     order.splice(at + 1, 0, entry)
   }
   return order

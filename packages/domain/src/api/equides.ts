@@ -7,7 +7,7 @@ import {
   DESCENDANCE_OFFSET_DEFAUT
 } from "../query/descendance.ts"
 import { DEFAULT_LIMITE, DEFAULT_TRI, MAX_LIMITE, MAX_OFFSET, MIN_LIMITE } from "../query/paginate.ts"
-import { PEDIGREE_GENERATIONS_DEFAUT, PEDIGREE_GENERATIONS_MAX } from "../query/pedigree.ts"
+import { pedigree, PEDIGREE_GENERATIONS_DEFAUT, PEDIGREE_GENERATIONS_MAX } from "../query/pedigree.ts"
 import { Equide } from "../schemas/equide.ts"
 import { PageEquides } from "../schemas/lists.ts"
 import { Descendance, Pedigree } from "../schemas/pedigree.ts"
@@ -20,6 +20,12 @@ import { clampedInt, documented, int, NoQuery, oneOf, params, pathText } from ".
 import { Introuvable } from "./problems.ts"
 import { bytesEstimate, intOr, ROW_BYTES } from "./bytesEstimate.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
+import { Result } from "effect"
+import { descendance } from "../query/descendance.ts"
+import { equide } from "../query/record.ts"
+import { statistiquesDescendance } from "../query/progenyStats.ts"
+import { listAnswer } from "./answers.ts"
+import { example } from "./routeExample.ts"
 
 export const idPath = params("path", {
   id: pathText({
@@ -75,6 +81,10 @@ export class EquidesApi extends HttpApiGroup.make("equides")
       query: listQuery.fields,
       success: PageEquides
     }).annotateMerge(discoveryKey("liste", { parameters: [...PUBLISHED_FILTERS, "tri", "vue", "limite", "offset"] }))
+      .annotateMerge(example(({ data, race }) => {
+        const url = `/v1/equides?${race === undefined ? "" : `race=${encodeURIComponent(race)}&`}tri=-annee&limite=3`
+        return { url, answer: () => Result.getOrUndefined(listAnswer(data, { ...(race === undefined ? {} : { race: [race] }), tri: "-annee", limite: 3 }, url)) }
+      }))
       .annotateMerge(bytesEstimate((query) => intOr(query.limite, DEFAULT_LIMITE, MIN_LIMITE, MAX_LIMITE) * (query.vue === "complet" ? ROW_BYTES.complet : ROW_BYTES.resume)))
       .annotateMerge(documented(listQuery))
       // A filtered list, 1–3 filters: ~0.010 ms on the sample ×148 ≈ 1.5 ms; the bench's varied lists ~2 ms (docs/performance.md).
@@ -90,7 +100,8 @@ export class EquidesApi extends HttpApiGroup.make("equides")
       query: NoQuery,
       success: Equide,
       error: Introuvable
-    }).annotateMerge(discoveryKey("fiche")).annotateMerge(documented(idPath)).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(discoveryKey("fiche"))
+      .annotateMerge(example(({ data, id, row }) => ({ url: `/v1/equides/${id}`, answer: () => equide(data, row) }))).annotateMerge(documented(idPath)).annotateMerge(OpenApi.annotations({
       summary: "Un équidé (fiche complète)",
       description:
         "Identité, race, robe, sexe, année de naissance, filiation (pere, mere, pere_de_mere : Reference, dont la race suit la nomenclature du lien), " +
@@ -102,6 +113,7 @@ export class EquidesApi extends HttpApiGroup.make("equides")
       success: Pedigree,
       error: Introuvable
     }).annotateMerge(discoveryKey("pedigree"))
+      .annotateMerge(example(({ data, id, row }) => ({ url: `/v1/equides/${id}/pedigree?generations=1`, answer: () => pedigree(data, row, 1) })))
       .annotateMerge(bytesEstimate((query) => ROW_BYTES.noeud * (2 ** (intOr(query.generations, PEDIGREE_GENERATIONS_DEFAUT, 0, PEDIGREE_GENERATIONS_MAX) + 1) - 1)))
       .annotateMerge(documented(idPath, pedigreeQuery)).annotateMerge(OpenApi.annotations({
       summary: "Arbre des ancêtres",
@@ -113,6 +125,7 @@ export class EquidesApi extends HttpApiGroup.make("equides")
       success: Descendance,
       error: Introuvable
     }).annotateMerge(discoveryKey("descendance"))
+      .annotateMerge(example(({ data, id, row }) => ({ url: `/v1/equides/${id}/descendance?limite=2`, answer: () => descendance(data, row, 2, 0) })))
       .annotateMerge(bytesEstimate((query) => ROW_BYTES.produit * intOr(query.limite, DESCENDANCE_LIMITE_DEFAUT, DESCENDANCE_LIMITE_MIN, DESCENDANCE_LIMITE_MAX)))
       .annotateMerge(documented(idPath, descendanceQuery)).annotateMerge(OpenApi.annotations({
       summary: "Produits directs",
@@ -125,6 +138,7 @@ export class EquidesApi extends HttpApiGroup.make("equides")
       success: StatistiquesDescendance,
       error: Introuvable
     }).annotateMerge(discoveryKey("statistiques_descendance"))
+      .annotateMerge(example(({ data, id, row }) => ({ url: `/v1/equides/${id}/descendance/statistiques`, answer: () => statistiquesDescendance(data, row) })))
       .annotateMerge(bytesEstimate(() => ROW_BYTES.statistiquesDescendance))
       .annotateMerge(documented(idPath))
       // Full scale, once a code's columns are built: p50 0.84 ms, p99 4.7 ms for the sire with the most offspring

@@ -13,6 +13,7 @@ import { documented, NoQuery, params } from "./params.ts"
 import { Introuvable } from "./problems.ts"
 import { bytesEstimate, ROW_BYTES } from "./bytesEstimate.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
+import { example } from "./routeExample.ts"
 
 export const genetiqueQuery = params("query", {
   race: filterDefs.race,
@@ -81,7 +82,11 @@ export class GenetiqueApi extends HttpApiGroup.make("genetique")
       query: NoQuery,
       success: Genetique,
       error: Introuvable
-    }).annotateMerge(discoveryKey("genetique")).annotateMerge(documented(idPath))
+    }).annotateMerge(discoveryKey("genetique"))
+      .annotateMerge(example(({ id, row }) => ({ url: `/v1/equides/${id}/genetique`, execution: { endpoint: "genetique", request: { kind: "equide", row } } }), {
+        after: "consanguinite"
+      }))
+      .annotateMerge(documented(idPath))
       // A lookup of the load's columns once the breed's reference is made (one indirect pass per breed and
       // thread, 0.06–0.3 s at full scale, then kept): the lookup is what most requests cost.
       .annotateMerge(executionCost(0.5))
@@ -95,6 +100,10 @@ export class GenetiqueApi extends HttpApiGroup.make("genetique")
       query: genetiqueQuery.fields,
       success: StatsGenetique
     }).annotateMerge(discoveryKey("genetique_race", { after: "repartition" }))
+      .annotateMerge(example(({ race }) => ({
+        url: `/v1/stats/genetique${race === undefined ? "" : `?race=${encodeURIComponent(race)}`}`,
+        execution: { endpoint: "genetique", request: { kind: "stats", query: race === undefined ? {} : { race: [race] } } }
+      }), { after: "repartition" }))
       .annotateMerge(bytesEstimate((_, data) => ROW_BYTES.statsGenetique + ROW_BYTES.anneeGenetique * data.annee.values.length))
       .annotateMerge(documented(genetiqueQuery))
       // A (race, years) pair's first use runs the year figures and f_e/f_a (0.2–0.8 s at full scale), then is kept

@@ -5,6 +5,7 @@ export { BytesEstimate, bytesEstimate, type BytesEstimator, type EstimateQuery }
 export { ConsanguiniteApi, DEFINITIONS_CONSANGUINITE } from "./consanguinite.ts"
 export { Discovery, discoveryKey, type DiscoveryPlace, servedPath } from "./discoveryPlace.ts"
 export { endpointsOf } from "./endpoints.ts"
+export { Example, example, type ExampleRequest, type ExampleSubject, type RouteExample, routeExamples } from "./routeExample.ts"
 export { descendanceQuery, EquidesApi, listQuery, pedigreeQuery } from "./equides.ts"
 export { ExecutionCost, executionCost, executionUnits, QUOTA_RULE, UNIT_CPU_MS } from "./executionCost.ts"
 export { DEFINITIONS_GENETIQUE, GenetiqueApi, genetiqueQuery } from "./genetique.ts"

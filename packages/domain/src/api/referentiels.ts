@@ -6,6 +6,9 @@ import { Disponibilite } from "./middleware.ts"
 import { documented, NoQuery, params, pathText } from "./params.ts"
 import { bytesEstimate, ROW_BYTES } from "./bytesEstimate.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
+import { Result } from "effect"
+import { referential } from "../query/referential.ts"
+import { example } from "./routeExample.ts"
 
 export const referentielPath = params("path", {
   // Taken as any string and checked by the query, whose refusal suggests the nearest dimension.
@@ -23,6 +26,7 @@ export class ReferentielsApi extends HttpApiGroup.make("referentiels")
       query: NoQuery,
       success: Referentiel
     }).annotateMerge(discoveryKey("referentiel"))
+      .annotateMerge(example(({ data }) => ({ url: "/v1/referentiels/sexes", answer: () => Result.getOrUndefined(referential(data, "sexes")) })))
       .annotateMerge(bytesEstimate(() => ROW_BYTES.referentiel))
       .annotateMerge(documented(referentielPath))
       .annotateMerge(OpenApi.annotations({

@@ -7,6 +7,9 @@ import { Disponibilite } from "./middleware.ts"
 import { clampedInt, documented, params, requiredText } from "./params.ts"
 import { bytesEstimate, intOr, ROW_BYTES } from "./bytesEstimate.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
+import { Result } from "effect"
+import { suggestAnswer } from "./answers.ts"
+import { example } from "./routeExample.ts"
 
 export const searchQuery = params("query", {
   q: requiredText({
@@ -27,6 +30,12 @@ export class SearchApi extends HttpApiGroup.make("search")
       query: searchQuery.fields,
       success: Suggestions
     }).annotateMerge(discoveryKey("recherche"))
+      .annotateMerge(example(({ data, word }) =>
+        word === undefined ? undefined : {
+          url: `/v1/search?q=${encodeURIComponent(word)}&limite=3`,
+          answer: () => Result.getOrUndefined(suggestAnswer(data, { q: word, limite: 3 }))
+        }
+      ))
       .annotateMerge(bytesEstimate((query) => ROW_BYTES.suggestion * intOr(query.limite, DEFAULT_SUGGEST_LIMITE, MIN_SUGGEST_LIMITE, MAX_SUGGEST_LIMITE)))
       .annotateMerge(documented(searchQuery))
       // Bounded by limite: ~0.007 ms on the sample; 0.8–2.5 ms at full scale (docs/performance.md).

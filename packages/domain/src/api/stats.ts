@@ -23,6 +23,10 @@ import { Disponibilite } from "./middleware.ts"
 import { clampedInt, documented, int, NoQuery, oneOf, params, raw, requiredText } from "./params.ts"
 import { bytesEstimate, intOr, ROW_BYTES } from "./bytesEstimate.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
+import { Result } from "effect"
+import { stats } from "../query/stats.ts"
+import { repartitionAnswer, reproducteursAnswer } from "./answers.ts"
+import { example } from "./routeExample.ts"
 
 export const repartitionQuery = params("query", {
   ...filterDefs,
@@ -72,7 +76,8 @@ export class StatsApi extends HttpApiGroup.make("stats")
     HttpApiEndpoint.get("global", "/v1/stats", {
       query: NoQuery,
       success: Stats
-    }).annotateMerge(discoveryKey("statistiques")).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(discoveryKey("statistiques"))
+      .annotateMerge(example(({ data }) => ({ url: "/v1/stats", answer: () => stats(data) }))).annotateMerge(OpenApi.annotations({
       summary: "Comptages globaux, sans filtre",
       description:
         "Total, fiches avec et sans filiation, avec et sans performances, nombres de races, robes et disciplines, années extrêmes, répartition par sexe. " +
@@ -82,6 +87,10 @@ export class StatsApi extends HttpApiGroup.make("stats")
       query: repartitionQuery.fields,
       success: Repartition
     }).annotateMerge(discoveryKey("repartition", { parameters: ["dimension", ...PUBLISHED_FILTERS, "limite"] }))
+      .annotateMerge(example(({ data, race }) => ({
+        url: `/v1/stats/repartition?dimension=robe&limite=5${race === undefined ? "" : `&race=${encodeURIComponent(race)}`}`,
+        answer: () => Result.getOrUndefined(repartitionAnswer(data, { dimension: "robe", limite: 5, ...(race === undefined ? {} : { race: [race] }) }))
+      })))
       .annotateMerge(bytesEstimate((query, data) =>
         ROW_BYTES.tranche *
         (query.dimension === "annee_naissance" ? data.annee.values.length : intOr(query.limite, DEFAULT_REPARTITION_LIMITE, MIN_REPARTITION_LIMITE, MAX_REPARTITION_LIMITE))
@@ -97,6 +106,11 @@ export class StatsApi extends HttpApiGroup.make("stats")
       query: reproducteursQuery.fields,
       success: Reproducteurs
     }).annotateMerge(discoveryKey("reproducteurs"))
+      .annotateMerge(example(({ data, indice }) => {
+        if (indice === undefined) return undefined
+        const url = `/v1/stats/reproducteurs?code=${encodeURIComponent(indice)}&produits_min=1&limite=3`
+        return { url, answer: () => Result.getOrUndefined(reproducteursAnswer(data, { code: indice, produits_min: 1, limite: 3 }, url)) }
+      }))
       .annotateMerge(bytesEstimate((query) => ROW_BYTES.reproducteur * intOr(query.limite, DEFAULT_LIMITE, MIN_LIMITE, MAX_LIMITE)))
       .annotateMerge(documented(reproducteursQuery))
       // Full scale, once the code's columns are built: p50 0.44 ms, p99 6 ms (docs/performance.md, issue 29).
