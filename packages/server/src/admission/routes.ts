@@ -1,12 +1,12 @@
 /**
  * The served paths, defined once: the router's configuration and every path the service serves
  * (all with GET and HEAD) mapped to its route template, from the `HttpApi` definition and the
- * pages (`pageRoutes.ts`). Admission looks a request's route up here; the router is built with the same settings.
+ * pages (`pageRoutes.ts`). Admission looks a request's route up here; the router is built with the
+ * same settings.
  */
 import { Api, BytesEstimate, type BytesEstimator, endpointsOf, ExecutionCost } from "@equides/domain"
 import { Context } from "effect"
 import { FindMyWay, type HttpRouter } from "effect/http"
-import { HttpApi } from "effect/http-api"
 import { EXPLORER_EXECUTION_MS, PAGE_ROUTES } from "../pageRoutes.ts"
 
 /**
@@ -20,11 +20,7 @@ export const PROBES: ReadonlySet<string> = new Set(["/healthz", "/readyz"])
 
 export const routeTemplates = (): FindMyWay.Router<string> => {
   const router = FindMyWay.make<string>(ROUTER_CONFIG)
-  HttpApi.reflect(Api, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint }) => router.on("GET", endpoint.path as HttpRouter.PathInput, endpoint.path)
-  })
-  for (const page of PAGE_ROUTES) router.on("GET", page as HttpRouter.PathInput, page)
+  for (const path of [...endpointsOf(Api).map((endpoint) => endpoint.path), ...PAGE_ROUTES]) router.on("GET", path as HttpRouter.PathInput, path)
   return router
 }
 
@@ -35,13 +31,10 @@ export const routeTemplates = (): FindMyWay.Router<string> => {
  */
 export const executionCosts = (): ReadonlyMap<string, number> => {
   const costs = new Map<string, number>(Object.entries(EXPLORER_EXECUTION_MS))
-  HttpApi.reflect(Api, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint }) => {
-      const ms = Context.get(endpoint.annotations, ExecutionCost)
-      if (ms > 0) costs.set(endpoint.path, ms)
-    }
-  })
+  for (const endpoint of endpointsOf(Api)) {
+    const ms = Context.get(endpoint.annotations, ExecutionCost)
+    if (ms > 0) costs.set(endpoint.path, ms)
+  }
   return costs
 }
 
