@@ -4,10 +4,13 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import {
+  accouplement,
+  consanguinite,
   CONSANGUINITE_GENERATIONS_DEFAUT,
   CONSANGUINITE_GENERATIONS_MAX,
   CONSANGUINITE_GENERATIONS_MIN
 } from "../query/consanguinite/consanguinite.ts"
+import { idOf } from "../query/record.ts"
 import { Accouplement, Consanguinite } from "../schemas/consanguinite.ts"
 import { idPath } from "./equides.ts"
 import { executionCost } from "./executionCost.ts"
@@ -16,8 +19,6 @@ import { documented, int, params, requiredText } from "./params.ts"
 import { Introuvable } from "./problems.ts"
 import { bytesEstimate, type BytesEstimator, intOr, ROW_BYTES } from "./bytesEstimate.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
-import { accouplement, consanguinite } from "../query/consanguinite/consanguinite.ts"
-import { idOf } from "../query/record.ts"
 import { example } from "./routeExample.ts"
 
 const generations = int({

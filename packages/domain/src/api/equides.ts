@@ -1,54 +1,40 @@
 /** Group `equides`: the list, one record, its pedigree and its direct offspring. */
+import { Result } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import {
+  descendance,
   DESCENDANCE_LIMITE_DEFAUT,
   DESCENDANCE_LIMITE_MAX,
   DESCENDANCE_LIMITE_MIN,
   DESCENDANCE_OFFSET_DEFAUT
 } from "../query/descendance.ts"
-import { DEFAULT_LIMITE, DEFAULT_TRI, MAX_LIMITE, MAX_OFFSET, MIN_LIMITE } from "../query/paginate.ts"
+import { DEFAULT_LIMITE, MAX_LIMITE, MIN_LIMITE } from "../query/paginate.ts"
 import { pedigree, PEDIGREE_GENERATIONS_DEFAUT, PEDIGREE_GENERATIONS_MAX } from "../query/pedigree.ts"
+import { statistiquesDescendance } from "../query/progenyStats.ts"
+import { equide } from "../query/record.ts"
 import { Equide } from "../schemas/equide.ts"
 import { PageEquides } from "../schemas/lists.ts"
 import { Descendance, Pedigree } from "../schemas/pedigree.ts"
 import { StatistiquesDescendance } from "../schemas/progeny.ts"
-import { TRIS, VUES } from "../vocabulary.ts"
-import { filterDefs, PUBLISHED_FILTERS } from "./filterParams.ts"
-import { Disponibilite } from "./middleware.ts"
-import { executionCost } from "./executionCost.ts"
-import { clampedInt, documented, int, NoQuery, oneOf, params, pathText } from "./params.ts"
-import { Introuvable } from "./problems.ts"
+import { listAnswer } from "./answers.ts"
 import { bytesEstimate, intOr, ROW_BYTES } from "./bytesEstimate.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
-import { Result } from "effect"
-import { descendance } from "../query/descendance.ts"
-import { equide } from "../query/record.ts"
-import { statistiquesDescendance } from "../query/progenyStats.ts"
-import { listAnswer } from "./answers.ts"
+import { executionCost } from "./executionCost.ts"
+import { PUBLISHED_FILTERS } from "./filterParams.ts"
+import { Disponibilite } from "./middleware.ts"
+import { clampedInt, documented, int, NoQuery, params, pathText } from "./params.ts"
+import { Introuvable } from "./problems.ts"
+import { listQuery } from "./queries.ts"
 import { example } from "./routeExample.ts"
+
+/** Kept where it was first declared, for those who import it from here (it lives in `queries.ts`). */
+export { listQuery }
 
 export const idPath = params("path", {
   id: pathText({
     description:
       "Identifiant officiel (22 caractères base64url, le même que dans l'URL de la fiche publique). Un identifiant inconnu et un identifiant mal formé reçoivent la même réponse 404.",
     schema: { type: "string", minLength: 22, maxLength: 22, pattern: "^[A-Za-z0-9_-]{21}[AQgw]$" }
-  })
-})
-
-export const listQuery = params("query", {
-  ...filterDefs,
-  tri: oneOf(TRIS, {
-    default: DEFAULT_TRI,
-    description:
-      "Ordre : naturel (ordre du fichier source), nom, annee ; préfixe - pour inverser. Les fiches sans année de naissance sont toujours en dernier, dans les deux sens."
-  }),
-  vue: oneOf(VUES, { default: "resume", description: "resume (Resume, par défaut) ou complet (Equide)." }),
-  limite: int({ minimum: MIN_LIMITE, maximum: MAX_LIMITE, default: DEFAULT_LIMITE, description: "Taille de page ; hors bornes : 400." }),
-  offset: int({
-    minimum: 0,
-    maximum: MAX_OFFSET,
-    default: 0,
-    description: "Rang de la première ligne (profondeur de pagination) ; au-delà : 400."
   })
 })
 

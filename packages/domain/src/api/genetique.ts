@@ -5,21 +5,18 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Genetique, StatsGenetique } from "../schemas/genetique.ts"
-import { idPath } from "./equides.ts"
-import { filterDefs } from "./filterParams.ts"
-import { executionCost } from "./executionCost.ts"
-import { Disponibilite } from "./middleware.ts"
-import { documented, NoQuery, params } from "./params.ts"
-import { Introuvable } from "./problems.ts"
 import { bytesEstimate, ROW_BYTES } from "./bytesEstimate.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
+import { idPath } from "./equides.ts"
+import { executionCost } from "./executionCost.ts"
+import { Disponibilite } from "./middleware.ts"
+import { documented, NoQuery } from "./params.ts"
+import { Introuvable } from "./problems.ts"
+import { genetiqueQuery } from "./queries.ts"
 import { example } from "./routeExample.ts"
 
-export const genetiqueQuery = params("query", {
-  race: filterDefs.race,
-  annee_min: filterDefs.annee_min,
-  annee_max: filterDefs.annee_max
-})
+/** Kept where it was first declared, for those who import it from here (it lives in `queries.ts`). */
+export { genetiqueQuery }
 
 /** Design §6's definitions, in French, for `/documentation` (one paragraph each, with references). */
 export const DEFINITIONS_GENETIQUE: ReadonlyArray<readonly [string, string]> = [

@@ -1,13 +1,13 @@
 /** Group `referentiels`: the values admitted by each filter. */
+import { Result } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { REFERENTIEL_DIMENSIONS } from "../vocabulary.ts"
+import { referential } from "../query/referential.ts"
 import { Referentiel } from "../schemas/reference.ts"
-import { Disponibilite } from "./middleware.ts"
-import { documented, NoQuery, params, pathText } from "./params.ts"
+import { REFERENTIEL_DIMENSIONS } from "../vocabulary.ts"
 import { bytesEstimate, ROW_BYTES } from "./bytesEstimate.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
-import { Result } from "effect"
-import { referential } from "../query/referential.ts"
+import { Disponibilite } from "./middleware.ts"
+import { documented, NoQuery, params, pathText } from "./params.ts"
 import { example } from "./routeExample.ts"
 
 export const referentielPath = params("path", {

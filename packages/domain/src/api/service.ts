@@ -1,11 +1,11 @@
 /** Group `service` (top level in the client): discovery, probes, the OpenAPI document, meta. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { API_VERSION, meta } from "../query/meta.ts"
 import { Decouverte, Meta, Sante } from "../schemas/service.ts"
+import { discoveryKey } from "./discoveryPlace.ts"
 import { Disponibilite } from "./middleware.ts"
 import { NoQuery } from "./params.ts"
-import { discoveryKey } from "./discoveryPlace.ts"
-import { API_VERSION, meta } from "../query/meta.ts"
 import { example } from "./routeExample.ts"
 
 /** The probes' 503 body: Sante with `statut: "indisponible"` (no data loaded). */

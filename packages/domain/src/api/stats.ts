@@ -1,75 +1,23 @@
 /** Group `stats`: global counts and the breakdown of a filtered selection. */
+import { Result } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import {
-  DEFAULT_REPARTITION_DIMENSION,
-  DEFAULT_REPARTITION_LIMITE,
-  MAX_REPARTITION_LIMITE,
-  MIN_REPARTITION_LIMITE
-} from "../query/repartition.ts"
-import { DEFAULT_LIMITE, MAX_LIMITE, MAX_OFFSET, MIN_LIMITE } from "../query/paginate.ts"
-import {
-  PRODUITS_MIN_DEFAUT,
-  PRODUITS_MIN_MAX,
-  PRODUITS_MIN_MIN,
-  REPRODUCTEURS_SEXE_DEFAUT,
-  REPRODUCTEURS_SEXES
-} from "../query/reproducteurs.ts"
+import { DEFAULT_LIMITE, MAX_LIMITE, MIN_LIMITE } from "../query/paginate.ts"
+import { DEFAULT_REPARTITION_LIMITE, MAX_REPARTITION_LIMITE, MIN_REPARTITION_LIMITE } from "../query/repartition.ts"
+import { stats } from "../query/stats.ts"
 import { Reproducteurs } from "../schemas/progeny.ts"
 import { Repartition, Stats } from "../schemas/reference.ts"
-import { REPARTITION_DIMENSIONS } from "../vocabulary.ts"
-import { filterDefs, PUBLISHED_FILTERS } from "./filterParams.ts"
-import { executionCost } from "./executionCost.ts"
-import { Disponibilite } from "./middleware.ts"
-import { clampedInt, documented, int, NoQuery, oneOf, params, raw, requiredText } from "./params.ts"
+import { repartitionAnswer, reproducteursAnswer } from "./answers.ts"
 import { bytesEstimate, intOr, ROW_BYTES } from "./bytesEstimate.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
-import { Result } from "effect"
-import { stats } from "../query/stats.ts"
-import { repartitionAnswer, reproducteursAnswer } from "./answers.ts"
+import { executionCost } from "./executionCost.ts"
+import { PUBLISHED_FILTERS } from "./filterParams.ts"
+import { Disponibilite } from "./middleware.ts"
+import { documented, NoQuery } from "./params.ts"
+import { repartitionQuery, reproducteursQuery } from "./queries.ts"
 import { example } from "./routeExample.ts"
 
-export const repartitionQuery = params("query", {
-  ...filterDefs,
-  // Taken as any string and checked by the query, whose refusal suggests the nearest dimension.
-  dimension: raw({
-    schema: { type: "string", enum: REPARTITION_DIMENSIONS, default: DEFAULT_REPARTITION_DIMENSION },
-    description: "Dimension de la répartition (statut_reproducteur en plus de celles de la spécification).",
-    expected: `une des valeurs ${REPARTITION_DIMENSIONS.join(", ")}`
-  }),
-  limite: clampedInt({
-    minimum: MIN_REPARTITION_LIMITE,
-    maximum: MAX_REPARTITION_LIMITE,
-    default: DEFAULT_REPARTITION_LIMITE,
-    description: "Nombre maximal de tranches, les plus nombreuses d'abord ; sans effet sur annee_naissance, renvoyée en entier."
-  })
-})
-
-export const reproducteursQuery = params("query", {
-  code: requiredText({
-    description:
-      "Code d'indice à classer (référentiel codes_indice, /v1/referentiels/codes_indice), insensible à la casse et aux accents ; un seul code. Obligatoire."
-  }),
-  sexe: oneOf(REPRODUCTEURS_SEXES, {
-    default: REPRODUCTEURS_SEXE_DEFAUT,
-    description: "Sexe de la fiche du reproducteur : Male (pères, par défaut) ou Femelle (mères)."
-  }),
-  race: filterDefs.race,
-  annee_min: int({ description: "Seuls comptent les produits nés cette année ou après ; les produits sans année sont alors écartés." }),
-  annee_max: int({ description: "Seuls comptent les produits nés cette année ou avant ; les produits sans année sont alors écartés." }),
-  produits_min: int({
-    minimum: PRODUITS_MIN_MIN,
-    maximum: PRODUITS_MIN_MAX,
-    default: PRODUITS_MIN_DEFAUT,
-    description: "Nombre minimal de produits retenus ayant une valeur du code ; hors bornes : 400."
-  }),
-  limite: int({ minimum: MIN_LIMITE, maximum: MAX_LIMITE, default: DEFAULT_LIMITE, description: "Taille de page ; hors bornes : 400." }),
-  offset: int({
-    minimum: 0,
-    maximum: MAX_OFFSET,
-    default: 0,
-    description: "Rang de la première ligne (profondeur de pagination) ; au-delà : 400."
-  })
-})
+/** Kept where they were first declared, for those who import them from here (they live in `queries.ts`). */
+export { repartitionQuery, reproducteursQuery }
 
 export class StatsApi extends HttpApiGroup.make("stats")
   .add(
