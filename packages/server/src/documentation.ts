@@ -8,10 +8,9 @@ import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { Executor } from "./execution/Executor.ts"
 import { servedDescription } from "./openapi.ts"
+import { DOCUMENTATION_ROUTE } from "./pageRoutes.ts"
 import { documentationPage, escape } from "./pages.ts"
 import { problemResponse } from "./problems.ts"
-
-export const DOCUMENTATION_ROUTE = "/documentation" as const
 
 /** Lines of an answer shown; the rest is elided. */
 const EXCERPT_LINES = 16

@@ -1,21 +1,12 @@
 /**
  * The documentation page (`/documentation`), with one anchored section per problem type (the
- * targets of problems' `type`), and the headers of every HTML page (the explorer's included).
+ * targets of problems' `type`). The headers of every HTML page are `responseHeaders.ts`'s.
  */
 import { DEFINITIONS_CONSANGUINITE, DEFINITIONS_GENETIQUE, ENDPOINTS, GABARITS_URL, NOM_SERVICE, PROBLEM_TYPES } from "@equides/domain"
 import { assetUrl, STYLESHEET } from "./explorer/assets.ts"
 import { escapeHtml as escape } from "./explorer/html.ts"
 
 export { escape }
-
-/**
- * Headers of every HTML page: same-origin resources only (styles and scripts are files: no inline
- * code at all), no plugin, never framed (clickjacking), forms and `<base>` pinned to this origin.
- */
-export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  "content-security-policy": "default-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-  "x-frame-options": "DENY"
-}
 
 const page = (title: string, body: string): string =>
   `<!doctype html>

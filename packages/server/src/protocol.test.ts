@@ -6,9 +6,8 @@
  * client library would not send the request.
  */
 import { assert, describe, it, layer } from "@effect/vitest"
-import { fromRecords } from "@equides/domain"
+import { equideNotFound as unknownId, fromRecords } from "@equides/domain"
 import { Effect } from "effect"
-import { equideNotFound as unknownId } from "./handlers/query.ts"
 import { targetProblem } from "./admission/requestTarget.ts"
 import { DESIGN_EXPOSED_HEADERS as EXPOSED_HEADERS } from "./testing/spec.ts"
 import { FAMILY, SIRE } from "./testing/family.ts"

@@ -4,13 +4,13 @@
  * matching `If-None-Match` costing 1, the `RateLimit` headers).
  */
 import { assert, describe, it, layer } from "@effect/vitest"
-import { buildDataset, fromRecords } from "@equides/domain"
+import { Api, buildDataset, endpointsOf, fromRecords } from "@equides/domain"
 import { idN } from "@equides/domain/testing"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { parseTrustedProxies } from "./config.ts"
 import { costOf, makeCallerKey, normalizeAddress, rateLimitPolicy, TokenBuckets, unitsOf } from "./admission/quota.ts"
-import { executionCosts } from "./admission/routes.ts"
+import { bytesEstimates, executionCosts } from "./admission/routes.ts"
 import { scanQuery } from "./admission/requestSize.ts"
 import { FAMILY, SIRE } from "./testing/family.ts"
 import { call, testServer, TRUSTED_LOOPBACK } from "./testing/server.ts"
@@ -81,6 +81,26 @@ describe("costOf", () => {
     assert.strictEqual(cost("/v1/stats/reproducteurs", "/v1/stats/reproducteurs?code=ISO&limite=100"), 2) // 20 000 B
     assert.strictEqual(cost("/v1/accouplements/etalons", "/v1/accouplements/etalons?mere=x"), 1) // 20 × 230 B
     assert.strictEqual(cost("/v1/accouplements/etalons", "/v1/accouplements/etalons?mere=x&limite=100"), 2) // 23 000 B
+  })
+
+  it("reads each route's estimate from its definition: the routes whose answer grows, all of the Api", () => {
+    const templates = new Set(endpointsOf(Api).map((endpoint) => endpoint.path))
+    const estimated = [...bytesEstimates().keys()].sort()
+    assert.deepStrictEqual(estimated, [
+      "/v1/accouplements",
+      "/v1/accouplements/etalons",
+      "/v1/equides",
+      "/v1/equides/:id/consanguinite",
+      "/v1/equides/:id/descendance",
+      "/v1/equides/:id/descendance/statistiques",
+      "/v1/equides/:id/pedigree",
+      "/v1/referentiels/:dimension",
+      "/v1/search",
+      "/v1/stats/genetique",
+      "/v1/stats/repartition",
+      "/v1/stats/reproducteurs"
+    ])
+    for (const route of estimated) assert.isTrue(templates.has(route), route)
   })
 
   it("prices a breed's genetics by the birth years it can list: 4 000 B + 300 B a year", () => {

@@ -81,15 +81,6 @@ window.ui = SwaggerUIBundle({
 
 const vendored = (file: string): Uint8Array => readFileSync(createRequire(import.meta.url).resolve(`swagger-ui-dist/${file}`))
 
-/** Every path the reference serves (the page and its files). */
-export const REFERENCE_ROUTES: ReadonlyArray<HttpRouter.PathInput> = [
-  REFERENCE_PATH,
-  `${REFERENCE_PATH}/swagger-ui-bundle.js`,
-  `${REFERENCE_PATH}/swagger-ui.css`,
-  `${REFERENCE_PATH}/reference.css`,
-  `${REFERENCE_PATH}/init.js`
-]
-
 export const ReferenceRoutes = HttpRouter.use((router) =>
   Effect.gen(function*() {
     const files: ReadonlyArray<readonly [HttpRouter.PathInput, HttpServerResponse.HttpServerResponse]> = [

@@ -41,10 +41,7 @@ export { prepareQueries } from "../query/suggest.ts"
 import { PageEquides, type Pagination, type Suggestion, Suggestions } from "../schemas/lists.ts"
 import { Reproducteurs, StatistiquesDescendance } from "../schemas/progeny.ts"
 import { Repartition, Stats } from "../schemas/reference.ts"
-import type { listQuery } from "./equides.ts"
-import type { searchQuery } from "./search.ts"
-import type { repartitionQuery, reproducteursQuery } from "./stats.ts"
-import type { etalonsQuery } from "./consanguinite.ts"
+import type { etalonsQuery, listQuery, repartitionQuery, reproducteursQuery, searchQuery } from "./queries.ts"
 
 export type ListQuery = Schema.Struct<typeof listQuery.fields>["Type"]
 export type SearchQuery = Schema.Struct<typeof searchQuery.fields>["Type"]

@@ -4,19 +4,28 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import {
+  accouplement,
+  consanguinite,
   CONSANGUINITE_GENERATIONS_DEFAUT,
   CONSANGUINITE_GENERATIONS_MAX,
   CONSANGUINITE_GENERATIONS_MIN
 } from "../query/consanguinite/consanguinite.ts"
-import { DEFAULT_LIMITE, MAX_LIMITE, MAX_OFFSET, MIN_LIMITE } from "../query/paginate.ts"
+import { DEFAULT_LIMITE, MAX_LIMITE, MIN_LIMITE } from "../query/paginate.ts"
+import { idOf, raceOf, sexeOf } from "../query/record.ts"
+import { foldValue } from "../text/fold.ts"
 import { Accouplement, Consanguinite } from "../schemas/consanguinite.ts"
 import { Etalons } from "../schemas/etalons.ts"
 import { idPath } from "./equides.ts"
 import { executionCost } from "./executionCost.ts"
 import { Disponibilite } from "./middleware.ts"
-import { filterDefs } from "./filterParams.ts"
-import { decimal, documented, int, params, requiredText } from "./params.ts"
+import { PUBLISHED_FILTERS } from "./filterParams.ts"
+import type { EtalonsQuery } from "./answers.ts"
+import { etalonsQuery } from "./queries.ts"
+import { documented, int, params, requiredText } from "./params.ts"
 import { Introuvable } from "./problems.ts"
+import { bytesEstimate, type BytesEstimator, intOr, ROW_BYTES } from "./bytesEstimate.ts"
+import { discoveryKey } from "./discoveryPlace.ts"
+import { example } from "./routeExample.ts"
 
 const generations = int({
   minimum: CONSANGUINITE_GENERATIONS_MIN,
@@ -36,28 +45,6 @@ export const accouplementQuery = params("query", {
   pere: parentId("du père"),
   mere: parentId("de la mère"),
   generations
-})
-
-/** The list's filters but `sexe` (the candidates are the stallions: `sexe` is refused as not admitted). */
-const { sexe: _sexe, ...candidateFilters } = filterDefs
-
-export const etalonsQuery = params("query", {
-  mere: requiredText({
-    description: "Identifiant de la jument (22 caractères base64url). Inconnu ou mal formé : 404 nommant le paramètre ; fiche d'un autre sexe que Femelle : 400."
-  }),
-  ...candidateFilters,
-  coefficient_max: decimal({
-    minimum: 0,
-    maximum: 1,
-    description: "Seulement les étalons dont le poulain aurait un coefficient inférieur ou égal à cette valeur ; hors de 0..1 : 400."
-  }),
-  limite: int({ minimum: MIN_LIMITE, maximum: MAX_LIMITE, default: DEFAULT_LIMITE, description: "Taille de page ; hors bornes : 400." }),
-  offset: int({
-    minimum: 0,
-    maximum: MAX_OFFSET,
-    default: 0,
-    description: "Rang de la première ligne (profondeur de pagination) ; au-delà : 400."
-  })
 })
 
 /** The definitions behind both routes, in French, for `/documentation` (one paragraph each). */
@@ -111,6 +98,11 @@ export const DEFINITIONS_CONSANGUINITE: ReadonlyArray<readonly [string, string]>
   ]
 ]
 
+/** The common ancestors of a cut: each fills at least 2 of its 2^(g+1) − 2 slots, so at most 2^g − 1 of them. */
+const cutBytes: BytesEstimator = (query) =>
+  ROW_BYTES.consanguinite +
+  ROW_BYTES.ancetreCommun * (2 ** intOr(query.generations, CONSANGUINITE_GENERATIONS_DEFAUT, CONSANGUINITE_GENERATIONS_MIN, CONSANGUINITE_GENERATIONS_MAX) - 1)
+
 export class ConsanguiniteApi extends HttpApiGroup.make("consanguinite")
   .add(
     HttpApiEndpoint.get("equide", "/v1/equides/:id/consanguinite", {
@@ -118,7 +110,10 @@ export class ConsanguiniteApi extends HttpApiGroup.make("consanguinite")
       query: consanguiniteQuery.fields,
       success: Consanguinite,
       error: Introuvable
-    }).annotateMerge(documented(idPath, consanguiniteQuery))
+    }).annotateMerge(discoveryKey("consanguinite"))
+      .annotateMerge(example(({ data, id, row }) => ({ url: `/v1/equides/${id}/consanguinite`, answer: () => consanguinite(data, row) })))
+      .annotateMerge(bytesEstimate(cutBytes))
+      .annotateMerge(documented(idPath, consanguiniteQuery))
       // ~0.01–0.02 ms on the sample; full scale 0.05 ms (generator), 0.2 ms at 8 and 7–9 ms at 12 generations on a closed
       // population (docs/performance.md): the depth is priced by the bytes rule (38 units at 12), above that.
       .annotateMerge(executionCost(0.5))
@@ -132,7 +127,15 @@ export class ConsanguiniteApi extends HttpApiGroup.make("consanguinite")
       query: accouplementQuery.fields,
       success: Accouplement,
       error: Introuvable
-    }).annotateMerge(documented(accouplementQuery))
+    }).annotateMerge(discoveryKey("accouplement"))
+      .annotateMerge(example(({ data, mating }) =>
+        mating === undefined ? undefined : {
+          url: `/v1/accouplements?pere=${idOf(data, mating.pere)}&mere=${idOf(data, mating.mere)}`,
+          answer: () => accouplement(data, mating.pere, mating.mere)
+        }
+      ))
+      .annotateMerge(bytesEstimate(cutBytes))
+      .annotateMerge(documented(accouplementQuery))
       // As a horse's consanguinity (above).
       .annotateMerge(executionCost(0.5))
       .annotateMerge(OpenApi.annotations({
@@ -145,7 +148,20 @@ export class ConsanguiniteApi extends HttpApiGroup.make("consanguinite")
       query: etalonsQuery.fields,
       success: Etalons,
       error: Introuvable
-    }).annotateMerge(documented(etalonsQuery))
+    }).annotateMerge(discoveryKey("choix_etalon", {
+      after: "accouplement",
+      parameters: ["mere", ...PUBLISHED_FILTERS.filter((name) => name !== "sexe"), "coefficient_max", "limite", "offset"]
+    }))
+      .annotateMerge(example(({ data, mating }) => {
+        if (mating === undefined || foldValue(sexeOf(data, mating.mere)) !== foldValue("Femelle")) return undefined
+        const mere = idOf(data, mating.mere)
+        const race = raceOf(data, mating.mere)
+        const url = `/v1/accouplements/etalons?mere=${mere}${race === "" ? "" : `&race=${encodeURIComponent(race)}`}&limite=3`
+        const query = { mere, ...(race === "" ? {} : { race: [race] }), limite: 3 } as EtalonsQuery
+        return { url, execution: { endpoint: "etalons", mere: mating.mere, query, url } }
+      }, { after: "accouplement" }))
+      .annotateMerge(bytesEstimate((query) => ROW_BYTES.etalon * intOr(query.limite, DEFAULT_LIMITE, MIN_LIMITE, MAX_LIMITE)))
+      .annotateMerge(documented(etalonsQuery))
       // One indirect pass over the whole pedigree (the mare's row of A) and a read of the candidates: measured at full scale
       // (docs/decisions.md, "Population genetics").
       .annotateMerge(executionCost(20))

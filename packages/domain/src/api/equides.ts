@@ -1,46 +1,40 @@
 /** Group `equides`: the list, one record, its pedigree and its direct offspring. */
+import { Result } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import {
+  descendance,
   DESCENDANCE_LIMITE_DEFAUT,
   DESCENDANCE_LIMITE_MAX,
   DESCENDANCE_LIMITE_MIN,
   DESCENDANCE_OFFSET_DEFAUT
 } from "../query/descendance.ts"
-import { DEFAULT_LIMITE, DEFAULT_TRI, MAX_LIMITE, MAX_OFFSET, MIN_LIMITE } from "../query/paginate.ts"
-import { PEDIGREE_GENERATIONS_DEFAUT, PEDIGREE_GENERATIONS_MAX } from "../query/pedigree.ts"
+import { DEFAULT_LIMITE, MAX_LIMITE, MIN_LIMITE } from "../query/paginate.ts"
+import { pedigree, PEDIGREE_GENERATIONS_DEFAUT, PEDIGREE_GENERATIONS_MAX } from "../query/pedigree.ts"
+import { statistiquesDescendance } from "../query/progenyStats.ts"
+import { equide } from "../query/record.ts"
 import { Equide } from "../schemas/equide.ts"
 import { PageEquides } from "../schemas/lists.ts"
 import { Descendance, Pedigree } from "../schemas/pedigree.ts"
 import { StatistiquesDescendance } from "../schemas/progeny.ts"
-import { TRIS, VUES } from "../vocabulary.ts"
-import { filterDefs } from "./filterParams.ts"
-import { Disponibilite } from "./middleware.ts"
+import { listAnswer } from "./answers.ts"
+import { bytesEstimate, intOr, ROW_BYTES } from "./bytesEstimate.ts"
+import { discoveryKey } from "./discoveryPlace.ts"
 import { executionCost } from "./executionCost.ts"
-import { clampedInt, documented, int, NoQuery, oneOf, params, pathText } from "./params.ts"
+import { PUBLISHED_FILTERS } from "./filterParams.ts"
+import { Disponibilite } from "./middleware.ts"
+import { clampedInt, documented, int, NoQuery, params, pathText } from "./params.ts"
 import { Introuvable } from "./problems.ts"
+import { listQuery } from "./queries.ts"
+import { example } from "./routeExample.ts"
+
+/** Kept where it was first declared, for those who import it from here (it lives in `queries.ts`). */
+export { listQuery }
 
 export const idPath = params("path", {
   id: pathText({
     description:
       "Identifiant officiel (22 caractères base64url, le même que dans l'URL de la fiche publique). Un identifiant inconnu et un identifiant mal formé reçoivent la même réponse 404.",
     schema: { type: "string", minLength: 22, maxLength: 22, pattern: "^[A-Za-z0-9_-]{21}[AQgw]$" }
-  })
-})
-
-export const listQuery = params("query", {
-  ...filterDefs,
-  tri: oneOf(TRIS, {
-    default: DEFAULT_TRI,
-    description:
-      "Ordre : naturel (ordre du fichier source), nom, annee ; préfixe - pour inverser. Les fiches sans année de naissance sont toujours en dernier, dans les deux sens."
-  }),
-  vue: oneOf(VUES, { default: "resume", description: "resume (Resume, par défaut) ou complet (Equide)." }),
-  limite: int({ minimum: MIN_LIMITE, maximum: MAX_LIMITE, default: DEFAULT_LIMITE, description: "Taille de page ; hors bornes : 400." }),
-  offset: int({
-    minimum: 0,
-    maximum: MAX_OFFSET,
-    default: 0,
-    description: "Rang de la première ligne (profondeur de pagination) ; au-delà : 400."
   })
 })
 
@@ -72,7 +66,13 @@ export class EquidesApi extends HttpApiGroup.make("equides")
     HttpApiEndpoint.get("list", "/v1/equides", {
       query: listQuery.fields,
       success: PageEquides
-    }).annotateMerge(documented(listQuery))
+    }).annotateMerge(discoveryKey("liste", { parameters: [...PUBLISHED_FILTERS, "tri", "vue", "limite", "offset"] }))
+      .annotateMerge(example(({ data, race }) => {
+        const url = `/v1/equides?${race === undefined ? "" : `race=${encodeURIComponent(race)}&`}tri=-annee&limite=3`
+        return { url, answer: () => Result.getOrUndefined(listAnswer(data, { ...(race === undefined ? {} : { race: [race] }), tri: "-annee", limite: 3 }, url)) }
+      }))
+      .annotateMerge(bytesEstimate((query) => intOr(query.limite, DEFAULT_LIMITE, MIN_LIMITE, MAX_LIMITE) * (query.vue === "complet" ? ROW_BYTES.complet : ROW_BYTES.resume)))
+      .annotateMerge(documented(listQuery))
       // A filtered list, 1–3 filters: ~0.010 ms on the sample ×148 ≈ 1.5 ms; the bench's varied lists ~2 ms (docs/performance.md).
       // An unfiltered list (a window of a pre-sorted order) pays the bytes rule alone (admission/quota.ts).
       .annotateMerge(executionCost(2))
@@ -86,7 +86,8 @@ export class EquidesApi extends HttpApiGroup.make("equides")
       query: NoQuery,
       success: Equide,
       error: Introuvable
-    }).annotateMerge(documented(idPath)).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(discoveryKey("fiche"))
+      .annotateMerge(example(({ data, id, row }) => ({ url: `/v1/equides/${id}`, answer: () => equide(data, row) }))).annotateMerge(documented(idPath)).annotateMerge(OpenApi.annotations({
       summary: "Un équidé (fiche complète)",
       description:
         "Identité, race, robe, sexe, année de naissance, filiation (pere, mere, pere_de_mere : Reference, dont la race suit la nomenclature du lien), " +
@@ -97,7 +98,10 @@ export class EquidesApi extends HttpApiGroup.make("equides")
       query: pedigreeQuery.fields,
       success: Pedigree,
       error: Introuvable
-    }).annotateMerge(documented(idPath, pedigreeQuery)).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(discoveryKey("pedigree"))
+      .annotateMerge(example(({ data, id, row }) => ({ url: `/v1/equides/${id}/pedigree?generations=1`, answer: () => pedigree(data, row, 1) })))
+      .annotateMerge(bytesEstimate((query) => ROW_BYTES.noeud * (2 ** (intOr(query.generations, PEDIGREE_GENERATIONS_DEFAUT, 0, PEDIGREE_GENERATIONS_MAX) + 1) - 1)))
+      .annotateMerge(documented(idPath, pedigreeQuery)).annotateMerge(OpenApi.annotations({
       summary: "Arbre des ancêtres",
       description: "Une seule requête, mise en cache. Une branche s'arrête où un parent est référencé mais absent du jeu de données."
     })),
@@ -106,7 +110,10 @@ export class EquidesApi extends HttpApiGroup.make("equides")
       query: descendanceQuery.fields,
       success: Descendance,
       error: Introuvable
-    }).annotateMerge(documented(idPath, descendanceQuery)).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(discoveryKey("descendance"))
+      .annotateMerge(example(({ data, id, row }) => ({ url: `/v1/equides/${id}/descendance?limite=2`, answer: () => descendance(data, row, 2, 0) })))
+      .annotateMerge(bytesEstimate((query) => ROW_BYTES.produit * intOr(query.limite, DESCENDANCE_LIMITE_DEFAUT, DESCENDANCE_LIMITE_MIN, DESCENDANCE_LIMITE_MAX)))
+      .annotateMerge(documented(idPath, descendanceQuery)).annotateMerge(OpenApi.annotations({
       summary: "Produits directs",
       description:
         "Fiches ayant cet équidé pour père ou pour mère, par année de naissance croissante ; la descendance complète se parcourt en suivant les identifiants."
@@ -116,7 +123,10 @@ export class EquidesApi extends HttpApiGroup.make("equides")
       query: NoQuery,
       success: StatistiquesDescendance,
       error: Introuvable
-    }).annotateMerge(documented(idPath))
+    }).annotateMerge(discoveryKey("statistiques_descendance"))
+      .annotateMerge(example(({ data, id, row }) => ({ url: `/v1/equides/${id}/descendance/statistiques`, answer: () => statistiquesDescendance(data, row) })))
+      .annotateMerge(bytesEstimate(() => ROW_BYTES.statistiquesDescendance))
+      .annotateMerge(documented(idPath))
       // Full scale, once a code's columns are built: p50 0.84 ms, p99 4.7 ms for the sire with the most offspring
       // (docs/performance.md, issue 29); a code's first use builds its columns (0.3–0.85 s, logged).
       .annotateMerge(executionCost(1))

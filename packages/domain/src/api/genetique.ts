@@ -4,19 +4,20 @@
  * with the definitions the documentation page prints (design §6, word for word).
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { dictionarySize } from "../dataset/columns.ts"
 import { Genetique, StatsGenetique } from "../schemas/genetique.ts"
+import { bytesEstimate, ROW_BYTES } from "./bytesEstimate.ts"
+import { discoveryKey } from "./discoveryPlace.ts"
 import { idPath } from "./equides.ts"
-import { filterDefs } from "./filterParams.ts"
 import { executionCost } from "./executionCost.ts"
 import { Disponibilite } from "./middleware.ts"
-import { documented, NoQuery, params } from "./params.ts"
+import { documented, NoQuery } from "./params.ts"
 import { Introuvable } from "./problems.ts"
+import { genetiqueQuery } from "./queries.ts"
+import { example } from "./routeExample.ts"
 
-export const genetiqueQuery = params("query", {
-  race: filterDefs.race,
-  annee_min: filterDefs.annee_min,
-  annee_max: filterDefs.annee_max
-})
+/** Kept where it was first declared, for those who import it from here (it lives in `queries.ts`). */
+export { genetiqueQuery }
 
 /** Design §6's definitions, in French, for `/documentation` (one paragraph each, with references). */
 export const DEFINITIONS_GENETIQUE: ReadonlyArray<readonly [string, string]> = [
@@ -79,7 +80,11 @@ export class GenetiqueApi extends HttpApiGroup.make("genetique")
       query: NoQuery,
       success: Genetique,
       error: Introuvable
-    }).annotateMerge(documented(idPath))
+    }).annotateMerge(discoveryKey("genetique"))
+      .annotateMerge(example(({ id, row }) => ({ url: `/v1/equides/${id}/genetique`, execution: { endpoint: "genetique", request: { kind: "equide", row } } }), {
+        after: "consanguinite"
+      }))
+      .annotateMerge(documented(idPath))
       // A lookup of the load's columns once the breed's reference is made (one indirect pass per breed and
       // thread, 0.06–0.3 s at full scale, then kept): the lookup is what most requests cost.
       .annotateMerge(executionCost(0.5))
@@ -92,7 +97,13 @@ export class GenetiqueApi extends HttpApiGroup.make("genetique")
     HttpApiEndpoint.get("stats", "/v1/stats/genetique", {
       query: genetiqueQuery.fields,
       success: StatsGenetique
-    }).annotateMerge(documented(genetiqueQuery))
+    }).annotateMerge(discoveryKey("genetique_race", { after: "repartition" }))
+      .annotateMerge(example(({ race }) => ({
+        url: `/v1/stats/genetique${race === undefined ? "" : `?race=${encodeURIComponent(race)}`}`,
+        execution: { endpoint: "genetique", request: { kind: "stats", query: race === undefined ? {} : { race: [race] } } }
+      }), { after: "repartition" }))
+      .annotateMerge(bytesEstimate((_, data) => ROW_BYTES.statsGenetique + ROW_BYTES.anneeGenetique * dictionarySize(data.annee.values)))
+      .annotateMerge(documented(genetiqueQuery))
       // A (race, years) pair's first use runs the year figures and f_e/f_a (0.2–0.8 s at full scale), then is kept
       // (2 ms): priced at the kept figure, as the first use of any route is not what its calls cost.
       .annotateMerge(executionCost(2))

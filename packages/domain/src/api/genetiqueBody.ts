@@ -7,7 +7,7 @@ import type { DatasetData } from "../dataset/DatasetData.ts"
 import type { QueryResult } from "../query/errors.ts"
 import { genetique, statsGenetique } from "../query/genetique.ts"
 import { Genetique, StatsGenetique } from "../schemas/genetique.ts"
-import type { genetiqueQuery } from "./genetique.ts"
+import type { genetiqueQuery } from "./queries.ts"
 import { jsonEncoder } from "./json.ts"
 
 export type GenetiqueQuery = Schema.Struct<typeof genetiqueQuery.fields>["Type"]

@@ -1,10 +1,14 @@
 /** The HTTP API definition, its problem types and its typed client (package exports). */
 export { Api } from "./Api.ts"
 export { type ApiClient, EquidesApiClient, makeApiClient } from "./client.ts"
-export { ConsanguiniteApi, DEFINITIONS_CONSANGUINITE, etalonsQuery } from "./consanguinite.ts"
-export { descendanceQuery, EquidesApi, listQuery, pedigreeQuery } from "./equides.ts"
+export { BytesEstimate, bytesEstimate, type BytesEstimator, type EstimateQuery } from "./bytesEstimate.ts"
+export { ConsanguiniteApi, DEFINITIONS_CONSANGUINITE } from "./consanguinite.ts"
+export { Discovery, discoveryKey, type DiscoveryPlace, servedPath } from "./discoveryPlace.ts"
+export { endpointsOf } from "./endpoints.ts"
+export { Example, example, type ExampleRequest, type ExampleSubject, type RouteExample, routeExamples } from "./routeExample.ts"
+export { descendanceQuery, EquidesApi, pedigreeQuery } from "./equides.ts"
 export { ExecutionCost, executionCost, executionUnits, QUOTA_RULE, UNIT_CPU_MS } from "./executionCost.ts"
-export { DEFINITIONS_GENETIQUE, GenetiqueApi, genetiqueQuery } from "./genetique.ts"
+export { DEFINITIONS_GENETIQUE, GenetiqueApi } from "./genetique.ts"
 export type { GenetiqueQuery, GenetiqueRequest } from "./genetiqueBody.ts"
 export { admittedValuesHint, nearestName, unknownParameterHint } from "../refusal/hints.ts"
 export * as Refusals from "../refusal/messages.ts"
@@ -13,6 +17,7 @@ export { completeDocument, operationsOf, REFERENCE_PATH } from "./openapi.ts"
 export { NoQuery, type ParamDoc, ParamDocs, paramDocsOf, readInt } from "./params.ts"
 export {
   DOCUMENTATION_PATH,
+  equideNotFound,
   Introuvable,
   MethodeNonAdmise,
   PROBLEM_TYPES,
@@ -26,7 +31,8 @@ export {
 export { ReferentielsApi } from "./referentiels.ts"
 export { SearchApi } from "./search.ts"
 export { DocumentOpenApi, PageAccueil, SanteIndisponible, ServiceApi } from "./service.ts"
-export { repartitionQuery, reproducteursQuery, StatsApi } from "./stats.ts"
+export { etalonsQuery, genetiqueQuery, listQuery, repartitionQuery, reproducteursQuery, searchQuery } from "./queries.ts"
+export { StatsApi } from "./stats.ts"
 export {
   answer,
   etalonsAnswer,

@@ -51,6 +51,12 @@ export class Introuvable extends HttpApiError.Problem<Introuvable>()("Introuvabl
   title: "Ressource introuvable"
 }, extensions, { identifier: "ProblemeIntrouvable" }) {}
 
+/**
+ * One body for an unknown id and a malformed one alike (design 3): nothing of the id is echoed.
+ * Shared by admission (a non-canonical id), the handlers and the explorer's pages.
+ */
+export const equideNotFound = new Introuvable({ detail: "Aucun équidé ne porte cet identifiant dans le jeu de données servi." })
+
 export class TropDeRequetes extends HttpApiError.Problem<TropDeRequetes>()("TropDeRequetes", {
   type: typeOf("erreur-trop-de-requetes"),
   status: 429,

@@ -1,9 +1,14 @@
 /** Group `referentiels`: the values admitted by each filter. */
+import { Result } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { REFERENTIEL_DIMENSIONS } from "../vocabulary.ts"
+import { referential } from "../query/referential.ts"
 import { Referentiel } from "../schemas/reference.ts"
+import { REFERENTIEL_DIMENSIONS } from "../vocabulary.ts"
+import { bytesEstimate, ROW_BYTES } from "./bytesEstimate.ts"
+import { discoveryKey } from "./discoveryPlace.ts"
 import { Disponibilite } from "./middleware.ts"
 import { documented, NoQuery, params, pathText } from "./params.ts"
+import { example } from "./routeExample.ts"
 
 export const referentielPath = params("path", {
   // Taken as any string and checked by the query, whose refusal suggests the nearest dimension.
@@ -20,7 +25,11 @@ export class ReferentielsApi extends HttpApiGroup.make("referentiels")
       params: referentielPath.fields,
       query: NoQuery,
       success: Referentiel
-    }).annotateMerge(documented(referentielPath)).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(discoveryKey("referentiel"))
+      .annotateMerge(example(({ data }) => ({ url: "/v1/referentiels/sexes", answer: () => Result.getOrUndefined(referential(data, "sexes")) })))
+      .annotateMerge(bytesEstimate(() => ROW_BYTES.referentiel))
+      .annotateMerge(documented(referentielPath))
+      .annotateMerge(OpenApi.annotations({
       summary: "Valeurs admises par un filtre",
       description:
         "De la plus à la moins fréquente (annees_naissance : complète et chronologique) ; tronquée à 2000 valeurs, nombre_de_modalites donnant alors le total réel."

@@ -1,30 +1,34 @@
 /** Group `search`: name suggestions for a search box. */
+import { Result } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { DEFAULT_SUGGEST_LIMITE, MAX_SUGGEST_LIMITE, MIN_SUGGEST_LIMITE } from "../query/suggest.ts"
 import { Suggestions } from "../schemas/lists.ts"
+import { suggestAnswer } from "./answers.ts"
+import { bytesEstimate, intOr, ROW_BYTES } from "./bytesEstimate.ts"
+import { discoveryKey } from "./discoveryPlace.ts"
 import { executionCost } from "./executionCost.ts"
 import { Disponibilite } from "./middleware.ts"
-import { clampedInt, documented, params, requiredText } from "./params.ts"
+import { documented } from "./params.ts"
+import { searchQuery } from "./queries.ts"
+import { example } from "./routeExample.ts"
 
-export const searchQuery = params("query", {
-  q: requiredText({
-    description:
-      "Début de nom, obligatoire et non vide ; insensible à la casse et aux accents. Les espaces comptent : chaque mot déjà tapé doit figurer dans le nom, seul le dernier est un début de mot."
-  }),
-  limite: clampedInt({
-    minimum: MIN_SUGGEST_LIMITE,
-    maximum: MAX_SUGGEST_LIMITE,
-    default: DEFAULT_SUGGEST_LIMITE,
-    description: "Nombre maximal de suggestions."
-  })
-})
+/** Kept where it was first declared, for those who import it from here (it lives in `queries.ts`). */
+export { searchQuery }
 
 export class SearchApi extends HttpApiGroup.make("search")
   .add(
     HttpApiEndpoint.get("suggest", "/v1/search", {
       query: searchQuery.fields,
       success: Suggestions
-    }).annotateMerge(documented(searchQuery))
+    }).annotateMerge(discoveryKey("recherche"))
+      .annotateMerge(example(({ data, word }) =>
+        word === undefined ? undefined : {
+          url: `/v1/search?q=${encodeURIComponent(word)}&limite=3`,
+          answer: () => Result.getOrUndefined(suggestAnswer(data, { q: word, limite: 3 }))
+        }
+      ))
+      .annotateMerge(bytesEstimate((query) => ROW_BYTES.suggestion * intOr(query.limite, DEFAULT_SUGGEST_LIMITE, MIN_SUGGEST_LIMITE, MAX_SUGGEST_LIMITE)))
+      .annotateMerge(documented(searchQuery))
       // Bounded by limite: ~0.007 ms on the sample; 0.8–2.5 ms at full scale (docs/performance.md).
       .annotateMerge(executionCost(1))
       .annotateMerge(OpenApi.annotations({

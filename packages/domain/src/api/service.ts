@@ -1,9 +1,12 @@
 /** Group `service` (top level in the client): discovery, probes, the OpenAPI document, meta. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { API_VERSION, meta } from "../query/meta.ts"
 import { Decouverte, Meta, Sante } from "../schemas/service.ts"
+import { discoveryKey } from "./discoveryPlace.ts"
 import { Disponibilite } from "./middleware.ts"
 import { NoQuery } from "./params.ts"
+import { example } from "./routeExample.ts"
 
 /** The probes' 503 body: Sante with `statut: "indisponible"` (no data loaded). */
 export const SanteIndisponible = Sante.pipe(HttpApiSchema.status(503))
@@ -17,12 +20,13 @@ export const DocumentOpenApi = Schema.Record(Schema.String, Schema.Unknown).anno
   description: "Description OpenAPI 3.1 du service"
 })
 
-const probe = (name: "healthz" | "readyz", summary: string) =>
+const probe = (name: "healthz" | "readyz", key: string, summary: string) =>
   HttpApiEndpoint.get(name, `/${name}`, {
     query: NoQuery,
     success: Sante,
     error: SanteIndisponible
-  }).annotateMerge(OpenApi.annotations({
+  }).annotateMerge(discoveryKey(key))
+    .annotateMerge(example(({ data }) => ({ url: `/${name}`, answer: () => ({ statut: "ok", lignes: data.size, version: API_VERSION }) }))).annotateMerge(OpenApi.annotations({
     summary,
     description:
       "200 avec statut ok quand des données sont chargées ; 503 avec statut indisponible sinon. /healthz et /readyz se comportent de la même façon : les données sont chargées avant la première écoute."
@@ -33,17 +37,19 @@ export class ServiceApi extends HttpApiGroup.make("service", { topLevel: true })
     HttpApiEndpoint.get("discovery", "/", {
       query: NoQuery,
       success: [Decouverte, PageAccueil]
-    }).middleware(Disponibilite).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(discoveryKey("decouverte"))
+      .annotateMerge(example(({ discovery }) => ({ url: "/", answer: discovery }))).middleware(Disponibilite).annotateMerge(OpenApi.annotations({
       summary: "Document de découverte",
       description:
         "Decouverte (JSON) pour tout client, sauf si Accept préfère text/html (une page pour les personnes). Publie les routes et les gabarits d'URL : un client qui ne connaît que cette URL construit toutes les autres."
     })),
-    probe("healthz", "Sonde de vivacité"),
-    probe("readyz", "Sonde de disponibilité"),
+    probe("healthz", "sante", "Sonde de vivacité"),
+    probe("readyz", "disponibilite", "Sonde de disponibilité"),
     HttpApiEndpoint.get("openapi", "/openapi.json", {
       query: NoQuery,
       success: DocumentOpenApi
-    }).middleware(Disponibilite).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(discoveryKey("description"))
+      .annotateMerge(example(({ openapi }) => ({ url: "/openapi.json", answer: openapi }))).middleware(Disponibilite).annotateMerge(OpenApi.annotations({
       summary: "Description OpenAPI 3.1 du service",
       description:
         "Ce document : routes, paramètres (avec exemples tirés des données chargées), réponses et en-têtes. Une référence interactive le présente à /documentation/reference."
@@ -51,7 +57,8 @@ export class ServiceApi extends HttpApiGroup.make("service", { topLevel: true })
     HttpApiEndpoint.get("meta", "/v1/meta", {
       query: NoQuery,
       success: Meta
-    }).middleware(Disponibilite).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(discoveryKey("meta"))
+      .annotateMerge(example(({ data }) => ({ url: "/v1/meta", answer: () => meta(data) }))).middleware(Disponibilite).annotateMerge(OpenApi.annotations({
       summary: "Provenance, licence, qualité des données",
       description: "source et ingere_le sont à citer en cas de réutilisation ; empreinte_source identifie exactement l'extraction."
     }))

@@ -1,76 +1,32 @@
 /** Group `stats`: global counts and the breakdown of a filtered selection. */
+import { Result } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import {
-  DEFAULT_REPARTITION_DIMENSION,
-  DEFAULT_REPARTITION_LIMITE,
-  MAX_REPARTITION_LIMITE,
-  MIN_REPARTITION_LIMITE
-} from "../query/repartition.ts"
-import { DEFAULT_LIMITE, MAX_LIMITE, MAX_OFFSET, MIN_LIMITE } from "../query/paginate.ts"
-import {
-  PRODUITS_MIN_DEFAUT,
-  PRODUITS_MIN_MAX,
-  PRODUITS_MIN_MIN,
-  REPRODUCTEURS_SEXE_DEFAUT,
-  REPRODUCTEURS_SEXES
-} from "../query/reproducteurs.ts"
+import { dictionarySize } from "../dataset/columns.ts"
+import { DEFAULT_LIMITE, MAX_LIMITE, MIN_LIMITE } from "../query/paginate.ts"
+import { DEFAULT_REPARTITION_LIMITE, MAX_REPARTITION_LIMITE, MIN_REPARTITION_LIMITE } from "../query/repartition.ts"
+import { stats } from "../query/stats.ts"
 import { Reproducteurs } from "../schemas/progeny.ts"
 import { Repartition, Stats } from "../schemas/reference.ts"
-import { REPARTITION_DIMENSIONS } from "../vocabulary.ts"
-import { filterDefs } from "./filterParams.ts"
+import { repartitionAnswer, reproducteursAnswer } from "./answers.ts"
+import { bytesEstimate, intOr, ROW_BYTES } from "./bytesEstimate.ts"
+import { discoveryKey } from "./discoveryPlace.ts"
 import { executionCost } from "./executionCost.ts"
+import { PUBLISHED_FILTERS } from "./filterParams.ts"
 import { Disponibilite } from "./middleware.ts"
-import { clampedInt, documented, int, NoQuery, oneOf, params, raw, requiredText } from "./params.ts"
+import { documented, NoQuery } from "./params.ts"
+import { repartitionQuery, reproducteursQuery } from "./queries.ts"
+import { example } from "./routeExample.ts"
 
-export const repartitionQuery = params("query", {
-  ...filterDefs,
-  // Taken as any string and checked by the query, whose refusal suggests the nearest dimension.
-  dimension: raw({
-    schema: { type: "string", enum: REPARTITION_DIMENSIONS, default: DEFAULT_REPARTITION_DIMENSION },
-    description: "Dimension de la répartition (statut_reproducteur en plus de celles de la spécification).",
-    expected: `une des valeurs ${REPARTITION_DIMENSIONS.join(", ")}`
-  }),
-  limite: clampedInt({
-    minimum: MIN_REPARTITION_LIMITE,
-    maximum: MAX_REPARTITION_LIMITE,
-    default: DEFAULT_REPARTITION_LIMITE,
-    description: "Nombre maximal de tranches, les plus nombreuses d'abord ; sans effet sur annee_naissance, renvoyée en entier."
-  })
-})
-
-export const reproducteursQuery = params("query", {
-  code: requiredText({
-    description:
-      "Code d'indice à classer (référentiel codes_indice, /v1/referentiels/codes_indice), insensible à la casse et aux accents ; un seul code. Obligatoire."
-  }),
-  sexe: oneOf(REPRODUCTEURS_SEXES, {
-    default: REPRODUCTEURS_SEXE_DEFAUT,
-    description: "Sexe de la fiche du reproducteur : Male (pères, par défaut) ou Femelle (mères)."
-  }),
-  race: filterDefs.race,
-  annee_min: int({ description: "Seuls comptent les produits nés cette année ou après ; les produits sans année sont alors écartés." }),
-  annee_max: int({ description: "Seuls comptent les produits nés cette année ou avant ; les produits sans année sont alors écartés." }),
-  produits_min: int({
-    minimum: PRODUITS_MIN_MIN,
-    maximum: PRODUITS_MIN_MAX,
-    default: PRODUITS_MIN_DEFAUT,
-    description: "Nombre minimal de produits retenus ayant une valeur du code ; hors bornes : 400."
-  }),
-  limite: int({ minimum: MIN_LIMITE, maximum: MAX_LIMITE, default: DEFAULT_LIMITE, description: "Taille de page ; hors bornes : 400." }),
-  offset: int({
-    minimum: 0,
-    maximum: MAX_OFFSET,
-    default: 0,
-    description: "Rang de la première ligne (profondeur de pagination) ; au-delà : 400."
-  })
-})
+/** Kept where they were first declared, for those who import them from here (they live in `queries.ts`). */
+export { repartitionQuery, reproducteursQuery }
 
 export class StatsApi extends HttpApiGroup.make("stats")
   .add(
     HttpApiEndpoint.get("global", "/v1/stats", {
       query: NoQuery,
       success: Stats
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(discoveryKey("statistiques"))
+      .annotateMerge(example(({ data }) => ({ url: "/v1/stats", answer: () => stats(data) }))).annotateMerge(OpenApi.annotations({
       summary: "Comptages globaux, sans filtre",
       description:
         "Total, fiches avec et sans filiation, avec et sans performances, nombres de races, robes et disciplines, années extrêmes, répartition par sexe. " +
@@ -79,7 +35,15 @@ export class StatsApi extends HttpApiGroup.make("stats")
     HttpApiEndpoint.get("repartition", "/v1/stats/repartition", {
       query: repartitionQuery.fields,
       success: Repartition
-    }).annotateMerge(documented(repartitionQuery))
+    }).annotateMerge(discoveryKey("repartition", { parameters: ["dimension", ...PUBLISHED_FILTERS, "limite"] }))
+      .annotateMerge(example(({ data, race }) => ({
+        url: `/v1/stats/repartition?dimension=robe&limite=5${race === undefined ? "" : `&race=${encodeURIComponent(race)}`}`,
+        answer: () => Result.getOrUndefined(repartitionAnswer(data, { dimension: "robe", limite: 5, ...(race === undefined ? {} : { race: [race] }) }))
+      })))
+      .annotateMerge(bytesEstimate((query, data) =>
+        ROW_BYTES.tranche *
+        (query.dimension === "annee_naissance" ? dictionarySize(data.annee.values) : intOr(query.limite, DEFAULT_REPARTITION_LIMITE, MIN_REPARTITION_LIMITE, MAX_REPARTITION_LIMITE))
+      )).annotateMerge(documented(repartitionQuery))
       // 0–2 filters: ~0.026 ms on the sample ×148 ≈ 3.8 ms; full scale: 0.4–1 ms unfiltered, 8–11 ms over 1.65 M rows (docs/performance.md).
       .annotateMerge(executionCost(4))
       .annotateMerge(OpenApi.annotations({
@@ -90,7 +54,14 @@ export class StatsApi extends HttpApiGroup.make("stats")
     HttpApiEndpoint.get("reproducteurs", "/v1/stats/reproducteurs", {
       query: reproducteursQuery.fields,
       success: Reproducteurs
-    }).annotateMerge(documented(reproducteursQuery))
+    }).annotateMerge(discoveryKey("reproducteurs"))
+      .annotateMerge(example(({ data, indice }) => {
+        if (indice === undefined) return undefined
+        const url = `/v1/stats/reproducteurs?code=${encodeURIComponent(indice)}&produits_min=1&limite=3`
+        return { url, answer: () => Result.getOrUndefined(reproducteursAnswer(data, { code: indice, produits_min: 1, limite: 3 }, url)) }
+      }))
+      .annotateMerge(bytesEstimate((query) => ROW_BYTES.reproducteur * intOr(query.limite, DEFAULT_LIMITE, MIN_LIMITE, MAX_LIMITE)))
+      .annotateMerge(documented(reproducteursQuery))
       // Full scale, once the code's columns are built: p50 0.44 ms, p99 6 ms (docs/performance.md, issue 29).
       .annotateMerge(executionCost(1))
       .annotateMerge(OpenApi.annotations({

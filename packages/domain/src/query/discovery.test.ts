@@ -1,5 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Schema } from "effect"
+import { Context, Schema } from "effect"
+import { Api } from "../api/Api.ts"
+import { Discovery, queryNames, servedPath } from "../api/discoveryPlace.ts"
+import { endpointsOf } from "../api/endpoints.ts"
 import { Decouverte } from "../schemas/service.ts"
 import { discovery, ENDPOINTS, GABARITS_URL } from "./discovery.ts"
 import { API_VERSION, LICENCE_DONNEES, meta } from "./meta.ts"
@@ -96,5 +99,62 @@ describe("discovery", () => {
     expect(discovery(data)).toBe(d)
     const decoded = Schema.decodeUnknownSync(Decouverte)(d)
     expect(JSON.stringify(Schema.encodeSync(Decouverte)(decoded))).toBe(JSON.stringify(d))
+  })
+})
+
+describe("the discovery document, derived from the Api's definitions", () => {
+  it("is today's document, key for key and byte for byte (docs/decisions.md, Discovery keys)", () => {
+    expect(JSON.stringify(ENDPOINTS)).toBe(
+      '{"decouverte":"/","sante":"/healthz","disponibilite":"/readyz","description":"/openapi.json","documentation":"/documentation",' +
+        '"meta":"/v1/meta","liste":"/v1/equides","fiche":"/v1/equides/{id}","pedigree":"/v1/equides/{id}/pedigree",' +
+        '"descendance":"/v1/equides/{id}/descendance","statistiques_descendance":"/v1/equides/{id}/descendance/statistiques",' +
+        '"consanguinite":"/v1/equides/{id}/consanguinite","accouplement":"/v1/accouplements",' +
+        '"choix_etalon":"/v1/accouplements/etalons","genetique":"/v1/equides/{id}/genetique",' +
+        '"recherche":"/v1/search","referentiel":"/v1/referentiels/{dimension}","statistiques":"/v1/stats","repartition":"/v1/stats/repartition",' +
+        '"genetique_race":"/v1/stats/genetique","reproducteurs":"/v1/stats/reproducteurs"}'
+    )
+    const filters = "race,robe,sexe,discipline,indice,annee_naissance,nom,annee_min,annee_max,avec_performances,statut_reproducteur"
+    expect(GABARITS_URL).toStrictEqual({
+      liste: `/v1/equides{?${filters},tri,vue,limite,offset}`,
+      fiche: "/v1/equides/{id}",
+      pedigree: "/v1/equides/{id}/pedigree{?generations}",
+      descendance: "/v1/equides/{id}/descendance{?limite,offset}",
+      statistiques_descendance: "/v1/equides/{id}/descendance/statistiques",
+      consanguinite: "/v1/equides/{id}/consanguinite{?generations}",
+      accouplement: "/v1/accouplements{?pere,mere,generations}",
+      choix_etalon: `/v1/accouplements/etalons{?mere,${filters.replace("sexe,", "")},coefficient_max,limite,offset}`,
+      genetique: "/v1/equides/{id}/genetique",
+      recherche: "/v1/search{?q,limite}",
+      referentiel: "/v1/referentiels/{dimension}",
+      repartition: `/v1/stats/repartition{?dimension,${filters},limite}`,
+      genetique_race: "/v1/stats/genetique{?race,annee_min,annee_max}",
+      reproducteurs: "/v1/stats/reproducteurs{?code,sexe,race,annee_min,annee_max,produits_min,limite,offset}",
+      fiche_source: "https://infochevaux.ifce.fr/fr/{slug}-{id}/infos-generales"
+    })
+    expect(Object.keys(GABARITS_URL)).toEqual([
+      "liste", "fiche", "pedigree", "descendance", "statistiques_descendance", "consanguinite", "accouplement", "choix_etalon",
+      "genetique", "recherche", "referentiel", "repartition", "genetique_race", "reproducteurs", "fiche_source"
+    ])
+  })
+
+  it("publishes every route of the Api once, at its path, its template naming exactly the route's parameters", () => {
+    const endpoints = endpointsOf(Api)
+    const published = new Map(Object.entries(ENDPOINTS).map(([key, path]) => [path, key]))
+    const templates = new Map(Object.entries(GABARITS_URL))
+    expect(Object.keys(ENDPOINTS).length).toBe(endpoints.length + 1) // and the documentation page
+    for (const endpoint of endpoints) {
+      const place = Context.get(endpoint.annotations, Discovery)
+      const path = servedPath(endpoint.path)
+      expect(place?.key, endpoint.path).toBe(published.get(path))
+      const names = queryNames(endpoint.query)
+      const template = templates.get(place!.key)
+      if (!path.includes("{") && names.length === 0) {
+        expect(template, endpoint.path).toBeUndefined()
+        continue
+      }
+      const [, base, query] = /^([^{]*(?:\{[^?][^}]*\}[^{]*)*)(?:\{\?([^}]*)\})?$/.exec(template ?? "") ?? []
+      expect(base, endpoint.path).toBe(path)
+      expect([...(query?.split(",") ?? [])].sort(), endpoint.path).toEqual([...names].sort())
+    }
   })
 })

@@ -3,64 +3,37 @@
  * `endpoints` and builds every URL from `gabarits_url` (RFC 6570 templates).
  *
  * Key names (the spec leaves them open): French nouns of use, the same in both maps wherever a
- * route has a template. `endpoints` gives the route as served (path parameters in `{…}`);
+ * route has a template, each declared on its route's definition (`api/discoveryPlace.ts`). `endpoints` gives the route as served (path parameters in `{…}`);
  * `gabarits_url` adds the query parameters each route admits (`{?a,b}`, list values given
  * comma-separated, which the list filters accept), plus `fiche_source`, the public record at the
  * source registry (absolute; it needs the `slug` of the Equide).
  */
+import { Api } from "../api/Api.ts"
+import { discoveryEntriesOf, placed } from "../api/discoveryPlace.ts"
+import { endpointsOf } from "../api/endpoints.ts"
+import { DOCUMENTATION_PATH } from "../api/problems.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import type { Decouverte } from "../schemas/service.ts"
 import { API_VERSION, LICENCE_DONNEES, SOURCE_DONNEES } from "./meta.ts"
 import { URL_FICHE_MODELE } from "./record.ts"
 
-/** Shared filters of `/v1/equides` and `/v1/stats/repartition`, in the spec's order. */
-const FILTRES = "race,robe,sexe,discipline,indice,annee_naissance,nom,annee_min,annee_max,avec_performances,statut_reproducteur"
-/** The candidates of a mare are the stallions: every filter of the list but sexe. */
-const FILTRES_SAUF_SEXE = FILTRES.replace("sexe,", "")
+/**
+ * The published routes: every route of the `Api` that declares its place (`discoveryKey` on its
+ * definition, `api/discoveryPlace.ts`) and the documentation page, which the `Api` does not define.
+ */
+const ENTRIES = placed([
+  ...discoveryEntriesOf(endpointsOf(Api)),
+  { key: "documentation", path: DOCUMENTATION_PATH, template: undefined, after: "description" }
+])
 
 /** Routes served, by use. */
-export const ENDPOINTS: Readonly<Record<string, string>> = {
-  decouverte: "/",
-  sante: "/healthz",
-  disponibilite: "/readyz",
-  description: "/openapi.json",
-  documentation: "/documentation",
-  meta: "/v1/meta",
-  liste: "/v1/equides",
-  fiche: "/v1/equides/{id}",
-  pedigree: "/v1/equides/{id}/pedigree",
-  descendance: "/v1/equides/{id}/descendance",
-  statistiques_descendance: "/v1/equides/{id}/descendance/statistiques",
-  consanguinite: "/v1/equides/{id}/consanguinite",
-  accouplement: "/v1/accouplements",
-  choix_etalon: "/v1/accouplements/etalons",
-  genetique: "/v1/equides/{id}/genetique",
-  recherche: "/v1/search",
-  referentiel: "/v1/referentiels/{dimension}",
-  statistiques: "/v1/stats",
-  repartition: "/v1/stats/repartition",
-  genetique_race: "/v1/stats/genetique",
-  reproducteurs: "/v1/stats/reproducteurs"
-}
+export const ENDPOINTS: Readonly<Record<string, string>> = Object.fromEntries(ENTRIES.map((entry) => [entry.key, entry.path]))
 
-/** URL templates (RFC 6570), by use. */
-export const GABARITS_URL: Readonly<Record<string, string>> = {
-  liste: `/v1/equides{?${FILTRES},tri,vue,limite,offset}`,
-  fiche: "/v1/equides/{id}",
-  pedigree: "/v1/equides/{id}/pedigree{?generations}",
-  descendance: "/v1/equides/{id}/descendance{?limite,offset}",
-  statistiques_descendance: "/v1/equides/{id}/descendance/statistiques",
-  consanguinite: "/v1/equides/{id}/consanguinite{?generations}",
-  accouplement: "/v1/accouplements{?pere,mere,generations}",
-  choix_etalon: `/v1/accouplements/etalons{?mere,${FILTRES_SAUF_SEXE},coefficient_max,limite,offset}`,
-  genetique: "/v1/equides/{id}/genetique",
-  recherche: "/v1/search{?q,limite}",
-  referentiel: "/v1/referentiels/{dimension}",
-  repartition: `/v1/stats/repartition{?dimension,${FILTRES},limite}`,
-  genetique_race: "/v1/stats/genetique{?race,annee_min,annee_max}",
-  reproducteurs: "/v1/stats/reproducteurs{?code,sexe,race,annee_min,annee_max,produits_min,limite,offset}",
-  fiche_source: URL_FICHE_MODELE
-}
+/** URL templates (RFC 6570), by use: the routes that take parameters, then the public record at the source. */
+export const GABARITS_URL: Readonly<Record<string, string>> = Object.fromEntries([
+  ...ENTRIES.flatMap((entry) => entry.template === undefined ? [] : [[entry.key, entry.template] as const]),
+  ["fiche_source", URL_FICHE_MODELE]
+])
 
 export const NOM_SERVICE = "Équidés API"
 

@@ -10,9 +10,9 @@ import type { ProblemeApi } from "@equides/domain"
 import { Effect } from "effect"
 import { HttpServerRespondable, HttpServerResponse } from "effect/http"
 import { compress, isCompressible, MIN_COMPRESSED_BYTES, type Negotiated } from "./coding.ts"
-import { CACHE_POLICY, COMMON_HEADERS } from "../responseHeaders.ts"
-import { cachePolicyOf } from "../explorer/paths.ts"
-import { PAGE_SECURITY_HEADERS } from "../pages.ts"
+import type { Own } from "../own.ts"
+import { cachePolicyOf } from "../pageRoutes.ts"
+import { CACHE_POLICY, COMMON_HEADERS, JSON_TYPE, PAGE_SECURITY_HEADERS } from "../responseHeaders.ts"
 import { type QuotaState, rateLimitValue } from "./quota.ts"
 
 export interface Answer {
@@ -32,8 +32,6 @@ export interface Addressee {
   readonly etag: string | undefined
 }
 
-/** The content type routes give JSON bodies; the answer path adds the charset the spec requires. */
-export const JSON_TYPE = "application/json"
 const JSON_UTF8 = "application/json; charset=utf-8"
 
 /** 429 and 5xx describe a moment, not the resource: caches must not keep them. */
@@ -86,13 +84,6 @@ export const shapeAnswer = (
 /** The answer as sent to one caller: with its `RateLimit` when a quota applies. */
 export const withRateLimit = (answer: Answer, quota: QuotaState | undefined): Answer =>
   quota === undefined ? answer : { ...answer, headers: { ...answer.headers, ratelimit: rateLimitValue(quota) } }
-
-/** A response's own part, as shaping takes it. */
-export interface Own {
-  readonly status: number
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: Uint8Array | undefined
-}
 
 /**
  * The own part of a response built by Effect (a route's, a problem's): its body is bytes or

@@ -14,32 +14,11 @@
  * is still at its cap (more than `MAX_CALLERS` callers active within one refill period), the oldest
  * entries are dropped: those callers get a full bucket again (the quota fails open, memory does not).
  */
-import {
-  CONSANGUINITE_GENERATIONS_DEFAUT,
-  CONSANGUINITE_GENERATIONS_MAX,
-  CONSANGUINITE_GENERATIONS_MIN,
-  type DatasetData,
-  dictionarySize,
-  DEFAULT_LIMITE,
-  DEFAULT_REPARTITION_LIMITE,
-  DEFAULT_SUGGEST_LIMITE,
-  DESCENDANCE_LIMITE_DEFAUT,
-  DESCENDANCE_LIMITE_MAX,
-  DESCENDANCE_LIMITE_MIN,
-  executionUnits,
-  MAX_LIMITE,
-  MAX_REPARTITION_LIMITE,
-  MAX_SUGGEST_LIMITE,
-  MIN_LIMITE,
-  MIN_REPARTITION_LIMITE,
-  MIN_SUGGEST_LIMITE,
-  PEDIGREE_GENERATIONS_DEFAUT,
-  PEDIGREE_GENERATIONS_MAX,
-  readInt
-} from "@equides/domain"
+import { type DatasetData, executionUnits } from "@equides/domain"
 import { IpNetwork, NetAddress } from "effect/net"
 import { Result } from "effect"
 import type { QueryScan } from "./requestSize.ts"
+import { bytesEstimates } from "./routes.ts"
 
 /** Callers tracked at most (about 100 bytes each). */
 export const MAX_CALLERS = 100_000
@@ -207,68 +186,16 @@ export const makeCallerKey = (trusted: ReadonlyArray<IpNetwork.IpNetwork>) => {
 /** Bytes per unit. */
 export const UNIT_BYTES = 16 * 1024
 
-export const ROW_BYTES = {
-  resume: 140,
-  complet: 800,
-  suggestion: 135,
-  produit: 100,
-  tranche: 41,
-  noeud: 108,
-  referentiel: 80_000,
-  reproducteur: 200,
-  /** A stallion's summary, coefficient, parente_moyenne and produits. */
-  etalon: 230,
-  /** A parent's offspring statistics at most: ~40 years, a few breeds, 19 index codes with their five best (~1 000 B each). */
-  statistiquesDescendance: 20_000,
-  ancetreCommun: 150,
-  consanguinite: 700,
-  anneeGenetique: 300,
-  statsGenetique: 4_000
-} as const
-
-/** `raw` read as the decoder reads it (`readInt`), within [min, max]; `fallback` when absent or refused. */
-const intOr = (raw: string | undefined, fallback: number, min: number, max: number): number => {
-  const value = raw === undefined ? undefined : readInt(raw)
-  return value === undefined ? fallback : Math.min(max, Math.max(min, value))
-}
+/** Each route's estimate, declared on its definition (`@equides/domain` `bytesEstimate`). */
+const estimates = bytesEstimates()
 
 /**
- * Estimated bytes of the answer to `route` (a route template) with these query values, with the
- * routes' own defaults and bounds (the domain's). Values a route will refuse are estimated at
- * their bound: the 400 that follows is cheap anyway.
+ * Estimated bytes of the answer to `route` (a route template) with these query values: its
+ * definition's estimate (0 when it declares none, so the rule's minimum of 1 unit).
  */
 export const estimatedBytes = (route: string | undefined, query: QueryScan, data: DatasetData): number => {
-  switch (route) {
-    case "/v1/equides":
-      return intOr(query.limite, DEFAULT_LIMITE, MIN_LIMITE, MAX_LIMITE) * (query.vue === "complet" ? ROW_BYTES.complet : ROW_BYTES.resume)
-    case "/v1/equides/:id/pedigree":
-      return ROW_BYTES.noeud * (2 ** (intOr(query.generations, PEDIGREE_GENERATIONS_DEFAUT, 0, PEDIGREE_GENERATIONS_MAX) + 1) - 1)
-    case "/v1/equides/:id/consanguinite":
-    case "/v1/accouplements":
-      // Each common ancestor fills at least 2 of the 2^(g+1) − 2 slots of the cut: at most 2^g − 1 of them.
-      return ROW_BYTES.consanguinite + ROW_BYTES.ancetreCommun * (2 ** intOr(query.generations, CONSANGUINITE_GENERATIONS_DEFAUT, CONSANGUINITE_GENERATIONS_MIN, CONSANGUINITE_GENERATIONS_MAX) - 1)
-    case "/v1/equides/:id/descendance":
-      return ROW_BYTES.produit * intOr(query.limite, DESCENDANCE_LIMITE_DEFAUT, DESCENDANCE_LIMITE_MIN, DESCENDANCE_LIMITE_MAX)
-    case "/v1/equides/:id/descendance/statistiques":
-      return ROW_BYTES.statistiquesDescendance
-    case "/v1/accouplements/etalons":
-      return ROW_BYTES.etalon * intOr(query.limite, DEFAULT_LIMITE, MIN_LIMITE, MAX_LIMITE)
-    case "/v1/stats/reproducteurs":
-      return ROW_BYTES.reproducteur * intOr(query.limite, DEFAULT_LIMITE, MIN_LIMITE, MAX_LIMITE)
-    case "/v1/search":
-      return ROW_BYTES.suggestion * intOr(query.limite, DEFAULT_SUGGEST_LIMITE, MIN_SUGGEST_LIMITE, MAX_SUGGEST_LIMITE)
-    case "/v1/referentiels/:dimension":
-      return ROW_BYTES.referentiel
-    case "/v1/stats/genetique":
-      // One row per birth year at most, plus the reference population and its 20 ancestors.
-      return ROW_BYTES.statsGenetique + ROW_BYTES.anneeGenetique * dictionarySize(data.annee.values)
-    case "/v1/stats/repartition":
-      // `annee_naissance` is returned in full whatever `limite` says: one row per distinct year.
-      return ROW_BYTES.tranche *
-        (query.dimension === "annee_naissance" ? dictionarySize(data.annee.values) : intOr(query.limite, DEFAULT_REPARTITION_LIMITE, MIN_REPARTITION_LIMITE, MAX_REPARTITION_LIMITE))
-    default:
-      return 0
-  }
+  const estimate = route === undefined ? undefined : estimates.get(route)
+  return estimate === undefined ? 0 : estimate(query, data)
 }
 
 /** max(1, ceil(estimated bytes / 16 KiB)). */

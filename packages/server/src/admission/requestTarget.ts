@@ -14,8 +14,7 @@
  *
  * Costs a scan of the path and, only when the target holds a `%`, a decoding attempt.
  */
-import { Introuvable, ParametreInvalide, type ProblemeApi, RequeteInvalide } from "@equides/domain"
-import { equideNotFound as unknownId } from "../handlers/query.ts"
+import { equideNotFound as unknownId, Introuvable, ParametreInvalide, type ProblemeApi, RequeteInvalide } from "@equides/domain"
 
 const decodes = (text: string): boolean => {
   try {

@@ -1,15 +1,13 @@
 /**
  * The served paths, defined once: the router's configuration and every path the service serves
  * (all with GET and HEAD) mapped to its route template, from the `HttpApi` definition and the
- * pages. Admission looks a request's route up here; the router is built with the same settings.
+ * pages (`pageRoutes.ts`). Admission looks a request's route up here; the router is built with the
+ * same settings.
  */
-import { Api, ExecutionCost } from "@equides/domain"
+import { Api, BytesEstimate, type BytesEstimator, endpointsOf, ExecutionCost } from "@equides/domain"
 import { Context } from "effect"
 import { FindMyWay, type HttpRouter } from "effect/http"
-import { HttpApi } from "effect/http-api"
-import { DOCUMENTATION_ROUTE } from "../documentation.ts"
-import { EXPLORER_EXECUTION_MS, EXPLORER_ROUTES } from "../explorer/paths.ts"
-import { REFERENCE_ROUTES } from "../reference.ts"
+import { EXPLORER_EXECUTION_MS, PAGE_ROUTES } from "../pageRoutes.ts"
 
 /**
  * Paths are case-sensitive (the router's default is not): ids are, and one resource has one URI,
@@ -22,11 +20,7 @@ export const PROBES: ReadonlySet<string> = new Set(["/healthz", "/readyz"])
 
 export const routeTemplates = (): FindMyWay.Router<string> => {
   const router = FindMyWay.make<string>(ROUTER_CONFIG)
-  HttpApi.reflect(Api, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint }) => router.on("GET", endpoint.path as HttpRouter.PathInput, endpoint.path)
-  })
-  for (const page of [DOCUMENTATION_ROUTE, ...REFERENCE_ROUTES, ...EXPLORER_ROUTES]) router.on("GET", page as HttpRouter.PathInput, page)
+  for (const path of [...endpointsOf(Api).map((endpoint) => endpoint.path), ...PAGE_ROUTES]) router.on("GET", path as HttpRouter.PathInput, path)
   return router
 }
 
@@ -37,12 +31,22 @@ export const routeTemplates = (): FindMyWay.Router<string> => {
  */
 export const executionCosts = (): ReadonlyMap<string, number> => {
   const costs = new Map<string, number>(Object.entries(EXPLORER_EXECUTION_MS))
-  HttpApi.reflect(Api, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint }) => {
-      const ms = Context.get(endpoint.annotations, ExecutionCost)
-      if (ms > 0) costs.set(endpoint.path, ms)
-    }
-  })
+  for (const endpoint of endpointsOf(Api)) {
+    const ms = Context.get(endpoint.annotations, ExecutionCost)
+    if (ms > 0) costs.set(endpoint.path, ms)
+  }
   return costs
+}
+
+/**
+ * The bytes estimate of every route that declares one (`bytesEstimate` on its definition), by
+ * route template: one table, read by the quota (`admission/quota.ts` `costOf`).
+ */
+export const bytesEstimates = (): ReadonlyMap<string, BytesEstimator> => {
+  const estimates = new Map<string, BytesEstimator>()
+  for (const endpoint of endpointsOf(Api)) {
+    const estimate = Context.get(endpoint.annotations, BytesEstimate)
+    if (estimate !== undefined) estimates.set(endpoint.path, estimate)
+  }
+  return estimates
 }

@@ -4,7 +4,7 @@
  * middleware, which cost several times the lookup itself. The contract stays the `HttpApi`
  * definition's: the query is decoded with the API's own parameter definitions and the value
  * encoded with the endpoint's own success schema, and the answer is shaped by the one answer
- * path (`admission/answer.ts`). What the lane does not answer (a parameter refused, an unknown id,
+ * path (`admission/answer.ts`, which the front door calls). What the lane does not answer (a parameter refused, an unknown id,
  * a filtered list) goes on to the pipeline, so refusals keep their one path;
  * `answerPaths.test.ts` checks that both paths write the same bytes.
  *
@@ -14,7 +14,8 @@ import { descendanceQuery, Equide, listQuery, NoQuery, pedigreeQuery } from "@eq
 import { type DatasetData, idOf as idOfRow } from "@equides/domain"
 import { answer, isBounded, jsonEncoder, queryPairs } from "@equides/domain/answers"
 import { Exit, Result, Schema, type SchemaAST } from "effect"
-import { JSON_TYPE, type Own } from "../admission/answer.ts"
+import type { Own } from "../own.ts"
+import { JSON_TYPE } from "../responseHeaders.ts"
 import { descendanceBodyOf, pedigreeBodyOf, recordOf } from "./lookups.ts"
 
 type Query = Readonly<Record<string, string | ReadonlyArray<string>>>

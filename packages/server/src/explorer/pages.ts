@@ -11,6 +11,7 @@ import {
   descendanceQuery,
   etalonsAnswer,
   etalonsQuery,
+  equideNotFound,
   findEquide,
   genetiqueQuery,
   foldValue,
@@ -36,7 +37,6 @@ import {
   statsGenetique
 } from "@equides/domain"
 import { Result, Schema } from "effect"
-import { equideNotFound } from "../handlers/query.ts"
 import { errorPage } from "./errorPage.ts"
 import { type GenetiqueOutcome, genetiquePage } from "./genetiquePage.ts"
 import { etalonsPage, type MatingsOutcome } from "./etalonsPage.ts"

@@ -1,69 +1,24 @@
 /**
  * The explorer's URLs: route templates (registered with the router and with admission, so ETag,
- * 304, compression, quota and the response cache apply as on every route) and the builders pages
- * use for their links. No import beyond the platform: admission reads these templates.
+ * 304, compression, quota and the response cache apply as on every route: they are kept below
+ * both, in `pageRoutes.ts`) and the builders pages use for their links.
  */
 
-/**
- * The home. The router ignores trailing slashes, so this template also matches `/explorer`, which
- * the route redirects here (one URI per resource); admission lets this one path keep its slash.
- */
-export const EXPLORER_HOME = "/explorer/"
-export const EXPLORER_LIST = "/explorer/equides"
-export const EXPLORER_RECORD = "/explorer/equides/:id"
-export const EXPLORER_PEDIGREE = "/explorer/equides/:id/pedigree"
-export const EXPLORER_PROGENY = "/explorer/equides/:id/descendance"
-export const EXPLORER_STATS = "/explorer/stats"
-export const EXPLORER_SIRES = "/explorer/reproducteurs"
-export const EXPLORER_GENETICS = "/explorer/genetique"
-export const EXPLORER_MATINGS = "/explorer/accouplements"
-/** Static files under content-hash names (`explorer.3f2a…css`): cached for a year, immutable. */
-export const EXPLORER_ASSET = "/explorer/static/:file"
-export const FAVICON = "/favicon.ico"
-
-/** Every template the explorer serves, for the router and admission alike. */
-export const EXPLORER_ROUTES: ReadonlyArray<string> = [
+export {
+  EXPLORER_ASSET,
+  EXPLORER_GENETICS,
   EXPLORER_HOME,
   EXPLORER_LIST,
-  EXPLORER_RECORD,
+  EXPLORER_MATINGS,
   EXPLORER_PEDIGREE,
   EXPLORER_PROGENY,
-  EXPLORER_STATS,
+  EXPLORER_RECORD,
   EXPLORER_SIRES,
-  EXPLORER_GENETICS,
-  EXPLORER_MATINGS,
-  EXPLORER_ASSET,
-  FAVICON
-]
-
-/**
- * The execution cost of the pages that read the data, in ms of CPU at full scale (issue 24, item 5:
- * 1 quota unit per 0.5 ms, `@equides/domain` `executionCost`), estimated as the API routes' are:
- * on the embedded sample, single renders (list 0.30 ms, of which 0.07 ms of queries; stats 0.24 ms,
- * of which 0.03 ms of breakdowns; record 0.06, pedigree 0.1, progeny of a top sire 0.3), the
- * queries scaled by the row count (×148), against the pages' full-scale timings of
- * docs/performance.md (list 36–53 ms and stats 27 ms median over HTTP under a load average of 11).
- */
-export const EXPLORER_EXECUTION_MS: Readonly<Record<string, number>> = {
-  [EXPLORER_LIST]: 10,
-  [EXPLORER_STATS]: 4,
-  [EXPLORER_RECORD]: 0.5,
-  [EXPLORER_PEDIGREE]: 0.5,
-  [EXPLORER_PROGENY]: 0.5,
-  // As /v1/stats/reproducteurs once its code's columns are built (p99 6 ms at full scale, docs/performance.md).
-  [EXPLORER_SIRES]: 2,
-  // As /v1/stats/genetique once a (race, years) pair's figures are kept (2 ms; its first use 0.2–0.8 s).
-  [EXPLORER_GENETICS]: 2,
-  // As /v1/accouplements/etalons (one indirect pass and the candidates read once, docs/decisions.md).
-  [EXPLORER_MATINGS]: 20
-}
-
-/** `Cache-Control` of content-hashed files: their URL changes whenever their bytes do. */
-export const IMMUTABLE_POLICY = "public, max-age=31536000, immutable"
-
-/** The cache policy of a route template, when it is not the contract's default. */
-export const cachePolicyOf = (route: string | undefined): string | undefined =>
-  route === EXPLORER_ASSET ? IMMUTABLE_POLICY : undefined
+  EXPLORER_STATS,
+  FAVICON,
+  IMMUTABLE_POLICY
+} from "../pageRoutes.ts"
+import { EXPLORER_GENETICS, EXPLORER_LIST, EXPLORER_MATINGS, EXPLORER_SIRES } from "../pageRoutes.ts"
 
 export type Pairs = ReadonlyArray<readonly [string, string]>
 

@@ -6,7 +6,7 @@
  */
 import type { ParamDoc, ParametreInvalide } from "@equides/domain"
 import { Result, Schema } from "effect"
-import { issueProblem } from "../middleware/validation.ts"
+import { issueProblem } from "../problems.ts"
 import type { Pairs } from "./paths.ts"
 
 

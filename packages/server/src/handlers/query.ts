@@ -1,9 +1,9 @@
-/** Helpers shared by the handlers: running a query step that may refuse a parameter, executed bodies, the unknown id. */
-import { type DatasetData, findEquide, Introuvable, type InvalidParameter, type ParametreInvalide } from "@equides/domain"
+/** Helpers shared by the handlers: running a query step that may refuse a parameter, executed bodies, the unknown id's 404. */
+import { type DatasetData, equideNotFound, findEquide, type Introuvable, type InvalidParameter, type ParametreInvalide } from "@equides/domain"
 import { Effect, Result } from "effect"
 import { HttpServerResponse } from "effect/http"
-import { JSON_TYPE } from "../admission/answer.ts"
 import { fromInvalidParameter } from "../problems.ts"
+import { JSON_TYPE } from "../responseHeaders.ts"
 
 /** A query step's outcome: its value, or the 400 problem of the parameter it refused. */
 export const orRefuse = <A>(result: Result.Result<A, InvalidParameter>): Effect.Effect<A, ParametreInvalide> =>
@@ -12,9 +12,6 @@ export const orRefuse = <A>(result: Result.Result<A, InvalidParameter>): Effect.
 /** An executed body (already encoded JSON, see `execution/Executor.ts`) as the response, or the 400 problem. */
 export const jsonBody = <R>(body: Effect.Effect<Uint8Array, InvalidParameter, R>) =>
   Effect.mapError(Effect.map(body, (bytes) => HttpServerResponse.uint8Array(bytes, { contentType: JSON_TYPE })), fromInvalidParameter)
-
-/** One body for an unknown id and a malformed one alike (design 3): nothing of the id is echoed. */
-export const equideNotFound = new Introuvable({ detail: "Aucun équidé ne porte cet identifiant dans le jeu de données servi." })
 
 /** A lookup of an id's value (`undefined`: unknown id), or the 404 of an unknown id. */
 export const orNotFound = <A>(value: A | undefined): Effect.Effect<A, Introuvable> =>

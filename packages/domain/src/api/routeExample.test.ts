@@ -1,0 +1,70 @@
+import { describe, expect, it } from "@effect/vitest"
+import { build } from "../query/record.fixtures.ts"
+import { idN } from "../testing/ids.ts"
+import { Api } from "./Api.ts"
+import { servedPath } from "./discoveryPlace.ts"
+import { endpointsOf } from "./endpoints.ts"
+import { type ExampleSubject, routeExamples } from "./routeExample.ts"
+
+const data = build([{ id: idN(1), nom: "Alpha" }, { id: idN(2), nom: "Beta" }, { id: idN(3), nom: "Gamma", sexe: "Femelle" }])
+const subject: ExampleSubject = {
+  data,
+  row: 0,
+  id: idN(1),
+  word: "alpha",
+  race: "Selle Français",
+  indice: "ISO",
+  mating: { pere: 1, mere: 2 },
+  discovery: () => ({ nom: "discovery" }),
+  openapi: () => ({ openapi: "3.1.0" })
+}
+
+describe("routeExamples", () => {
+  const examples = routeExamples(endpointsOf(Api), subject)
+
+  it("gives every route of the Api its example, in the documentation page's order", () => {
+    expect(examples.map((example) => example.route)).toEqual([
+      "/",
+      "/healthz",
+      "/readyz",
+      "/openapi.json",
+      "/v1/meta",
+      "/v1/equides",
+      "/v1/equides/{id}",
+      "/v1/equides/{id}/pedigree",
+      "/v1/equides/{id}/descendance",
+      "/v1/equides/{id}/descendance/statistiques",
+      "/v1/equides/{id}/consanguinite",
+      "/v1/equides/{id}/genetique",
+      "/v1/accouplements",
+      "/v1/accouplements/etalons",
+      "/v1/search",
+      "/v1/referentiels/{dimension}",
+      "/v1/stats",
+      "/v1/stats/repartition",
+      "/v1/stats/genetique",
+      "/v1/stats/reproducteurs"
+    ])
+    expect(new Set(examples.map((example) => example.route))).toEqual(new Set(endpointsOf(Api).map((endpoint) => servedPath(endpoint.path))))
+  })
+
+  it("draws its requests from the subject, a whole-pedigree route as an execution", () => {
+    const byRoute = new Map(examples.map((example) => [example.route, example]))
+    expect(byRoute.get("/v1/equides")?.url).toBe("/v1/equides?race=Selle%20Fran%C3%A7ais&tri=-annee&limite=3")
+    expect(byRoute.get("/v1/accouplements")?.url).toBe(`/v1/accouplements?pere=${idN(2)}&mere=${idN(3)}`)
+    expect(byRoute.get("/v1/stats/reproducteurs")?.url).toBe("/v1/stats/reproducteurs?code=ISO&produits_min=1&limite=3")
+    const fiche = byRoute.get("/v1/equides/{id}")
+    expect(fiche !== undefined && "answer" in fiche ? (fiche.answer() as { id: string }).id : undefined).toBe(idN(1))
+    const root = byRoute.get("/")
+    expect(root !== undefined && "answer" in root ? root.answer() : undefined).toEqual({ nom: "discovery" })
+    expect(byRoute.get("/v1/equides/{id}/genetique")).toMatchObject({ execution: { endpoint: "genetique", request: { kind: "equide", row: 0 } } })
+  })
+
+  it("leaves out what the data cannot show: no mating, no name word, no index code", () => {
+    const routes = routeExamples(endpointsOf(Api), { ...subject, word: undefined, mating: undefined, indice: undefined }).map((example) => example.route)
+    expect(routes).not.toContain("/v1/accouplements")
+    expect(routes).not.toContain("/v1/search")
+    expect(routes).not.toContain("/v1/stats/reproducteurs")
+    expect(routes).toHaveLength(16)
+  })
+})
