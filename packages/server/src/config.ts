@@ -34,6 +34,8 @@ export interface ServerSettings {
   /** The longest a Redis call may take before the shared quota is taken for down (fail open). */
   readonly rateLimitStoreTimeoutMs: number
   readonly maxConcurrency: number
+  /** Exports streaming at once (`EXPORT_CONCURRENCY`); beyond, a 503 with `Retry-After`. */
+  readonly exportConcurrency: number
   /** Wait + run budget of a request. */
   readonly requestTimeoutMs: number
   /** Query worker threads (`WORKERS`); 0 runs queries in the server's thread. */
@@ -56,6 +58,7 @@ export const DEFAULT_SETTINGS: Omit<ServerSettings, "dataFile"> = {
   rateLimitLocalUnits: undefined,
   rateLimitStoreTimeoutMs: 50,
   maxConcurrency: 8,
+  exportConcurrency: 2,
   requestTimeoutMs: 5000,
   workers: availableParallelism(),
   responseCacheBytes: 64 * 1024 * 1024,
@@ -148,6 +151,7 @@ export const serverConfig: Config.Config<ServerSettings> = Config.all({
   rateLimitLocalUnits: variable("RATE_LIMIT_LOCAL_UNITS", DEFAULT_SETTINGS.rateLimitLocalUnits, localUnits),
   rateLimitStoreTimeoutMs: variable("RATE_LIMIT_STORE_TIMEOUT_MS", DEFAULT_SETTINGS.rateLimitStoreTimeoutMs, integer(1, 60_000)),
   maxConcurrency: variable("MAX_CONCURRENCY", DEFAULT_SETTINGS.maxConcurrency, integer(1, 100_000)),
+  exportConcurrency: variable("EXPORT_CONCURRENCY", DEFAULT_SETTINGS.exportConcurrency, integer(1, 1_000)),
   requestTimeoutMs: variable("REQUEST_TIMEOUT_MS", DEFAULT_SETTINGS.requestTimeoutMs, integer(1, 3_600_000)),
   workers: variable("WORKERS", DEFAULT_SETTINGS.workers, integer(0, 256)),
   responseCacheMb: variable("RESPONSE_CACHE_MB", DEFAULT_SETTINGS.responseCacheBytes / (1024 * 1024), integer(0, 1_000_000)),

@@ -3,6 +3,7 @@ export { Api } from "./Api.ts"
 export { type ApiClient, EquidesApiClient, makeApiClient } from "./client.ts"
 export { ConsanguiniteApi, DEFINITIONS_CONSANGUINITE } from "./consanguinite.ts"
 export { descendanceQuery, EquidesApi, listQuery, pedigreeQuery } from "./equides.ts"
+export { EXPORT_CSV_TYPE, EXPORT_NDJSON_TYPE, ExportApi, exportQuery } from "./exports.ts"
 export { ExecutionCost, executionCost, executionUnits, QUOTA_RULE, UNIT_CPU_MS } from "./executionCost.ts"
 export { DEFINITIONS_GENETIQUE, GenetiqueApi, genetiqueQuery } from "./genetique.ts"
 export type { GenetiqueQuery, GenetiqueRequest } from "./genetiqueBody.ts"
@@ -30,6 +31,8 @@ export { repartitionQuery, reproducteursQuery, StatsApi } from "./stats.ts"
 export {
   answer,
   type Execution,
+  type ExportQuery,
+  exportRowsAnswer,
   isBounded,
   listAnswer,
   type ListQuery,
@@ -39,6 +42,7 @@ export {
   type RepartitionQuery,
   reproducteursAnswer,
   type ReproducteursQuery,
+  rowsOfBytes,
   type SearchQuery,
   suggestAnswer
 } from "./answers.ts"

@@ -54,7 +54,8 @@ describe("discovery", () => {
         "/v1/stats",
         "/v1/stats/repartition",
         "/v1/stats/genetique",
-        "/v1/stats/reproducteurs"
+        "/v1/stats/reproducteurs",
+        "/v1/export/equides"
       ])
     )
     expect(d.endpoints).toBe(ENDPOINTS)
@@ -78,8 +79,9 @@ describe("discovery", () => {
     expect(expand(g.reproducteurs, { code: "ISO", sexe: "Femelle", produits_min: "10", offset: "20" })).toBe(
       "/v1/stats/reproducteurs?code=ISO&sexe=Femelle&produits_min=10&offset=20"
     )
+    expect(expand(g.export, { race: "Selle Francais", format: "csv" })).toBe("/v1/export/equides?race=Selle%20Francais&format=csv")
     expect(g.fiche_source).toBe(URL_FICHE_MODELE)
-    for (const key of ["liste", "repartition"]) {
+    for (const key of ["liste", "repartition", "export"]) {
       for (const parameter of ["race", "robe", "sexe", "discipline", "indice", "annee_naissance", "nom", "annee_min", "annee_max", "avec_performances", "statut_reproducteur"]) {
         expect(g[key]).toMatch(new RegExp(`[?,]${parameter}[,}]`))
       }

@@ -37,7 +37,8 @@ export const ENDPOINTS: Readonly<Record<string, string>> = {
   statistiques: "/v1/stats",
   repartition: "/v1/stats/repartition",
   genetique_race: "/v1/stats/genetique",
-  reproducteurs: "/v1/stats/reproducteurs"
+  reproducteurs: "/v1/stats/reproducteurs",
+  export: "/v1/export/equides"
 }
 
 /** URL templates (RFC 6570), by use. */
@@ -55,6 +56,7 @@ export const GABARITS_URL: Readonly<Record<string, string>> = {
   repartition: `/v1/stats/repartition{?dimension,${FILTRES},limite}`,
   genetique_race: "/v1/stats/genetique{?race,annee_min,annee_max}",
   reproducteurs: "/v1/stats/reproducteurs{?code,sexe,race,annee_min,annee_max,produits_min,limite,offset}",
+  export: `/v1/export/equides{?${FILTRES},format}`,
   fiche_source: URL_FICHE_MODELE
 }
 

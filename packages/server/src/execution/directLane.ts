@@ -20,7 +20,7 @@ import { descendanceBodyOf, pedigreeBodyOf, recordOf } from "./lookups.ts"
 type Query = Readonly<Record<string, string | ReadonlyArray<string>>>
 
 /** A query string's parameters as the router hands them to the API: one value, or every value of a repeated name. */
-const parseQuery = (url: string): Query => {
+export const parseQuery = (url: string): Query => {
   const query: Record<string, string | Array<string>> = {}
   for (const [name, value] of queryPairs(url)) {
     const seen = query[name]
@@ -30,13 +30,13 @@ const parseQuery = (url: string): Query => {
 }
 
 /** As HttpApi decodes a query: a parameter the route does not define is refused, never ignored. */
-const STRICT: SchemaAST.ParseOptions = { onExcessProperty: "error" }
+export const STRICT: SchemaAST.ParseOptions = { onExcessProperty: "error" }
 
 /**
  * A request's query decoded by the API's definition of a route's parameters (as HttpApi does):
  * undefined when it refuses. Most lookups carry no query: its decoding (the defaults) is taken once.
  */
-const orRefused = <A>(decode: (input: unknown, options: SchemaAST.ParseOptions) => Exit.Exit<A, unknown>) => {
+export const orRefused = <A>(decode: (input: unknown, options: SchemaAST.ParseOptions) => Exit.Exit<A, unknown>) => {
   const decoded = (query: Query): A | undefined => {
     const exit = decode(query, STRICT)
     return Exit.isSuccess(exit) ? exit.value : undefined

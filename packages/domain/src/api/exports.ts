@@ -1,0 +1,45 @@
+/** Group `export`: a whole selection as a file (design 7), NDJSON or CSV, streamed. */
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { EXPORT_FORMATS } from "../vocabulary.ts"
+import { filterDefs } from "./filterParams.ts"
+import { Disponibilite } from "./middleware.ts"
+import { documented, oneOf, params } from "./params.ts"
+
+export const EXPORT_NDJSON_TYPE = "application/x-ndjson; charset=utf-8"
+export const EXPORT_CSV_TYPE = "text/csv; charset=utf-8; header=present"
+
+export const exportQuery = params("query", {
+  ...filterDefs,
+  format: oneOf(EXPORT_FORMATS, {
+    default: "ndjson",
+    description:
+      "ndjson (une fiche Equide par ligne, octet pour octet celle de GET /v1/equides/{id}) ou csv (RFC 4180, fins de ligne CRLF, en-tête ; " +
+      "pere, mere, pere_de_mere aplatis en _id, _nom, _race, _fiche_disponible ; performances en une cellule JSON)."
+  })
+})
+
+const ExportNdjson = Schema.String.pipe(HttpApiSchema.asText({ contentType: "application/x-ndjson" })).annotate({
+  description: "Une fiche Equide (JSON) par ligne, dans l'ordre du fichier source"
+})
+
+const ExportCsv = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/csv" })).annotate({
+  description: "CSV RFC 4180 (CRLF, en-tête), une ligne par fiche, dans l'ordre du fichier source"
+})
+
+export class ExportApi extends HttpApiGroup.make("export")
+  .add(
+    HttpApiEndpoint.get("equides", "/v1/export/equides", {
+      query: exportQuery.fields,
+      success: [ExportNdjson, ExportCsv]
+    }).annotateMerge(documented(exportQuery)).annotateMerge(OpenApi.annotations({
+      summary: "Exporter une sélection entière (NDJSON ou CSV)",
+      description:
+        "Toutes les fiches de la sélection (mêmes filtres que GET /v1/equides), dans l'ordre du fichier, sans limite de profondeur, en flux " +
+        "(Content-Disposition: attachment). Le quota est prélevé au fil du corps (1 unité par 16 Kio) : quand il est épuisé, le flux attend " +
+        "la recharge au lieu d'échouer ; les en-têtes RateLimit décrivent l'état au départ. Au plus EXPORT_CONCURRENCY exports à la fois (503 au-delà)."
+    }))
+  )
+  .middleware(Disponibilite)
+  .annotateMerge(OpenApi.annotations({ title: "export", description: "Exports : une sélection entière en un fichier" }))
+{}
