@@ -13,6 +13,7 @@ import { request as httpRequest } from "node:http"
 import { gunzipSync } from "node:zlib"
 import { Telemetry } from "../telemetry.ts"
 import { call, raw, serverUrl, testServer } from "../testing/server.ts"
+import { eventually } from "../testing/time.ts"
 
 const RACES = ["Selle Francais", "Pur Sang", "Trotteur Francais"]
 const SEXES = ["Male", "Femelle", "Hongre"]
@@ -106,6 +107,28 @@ describe("export", () => {
         assert.strictEqual(gunzipSync(zipped.body).toString("utf8"), first.body.toString("utf8"))
       }))
 
+    it.effect("the explorer's list links the export of its filters, without its order and paging", () =>
+      Effect.gen(function*() {
+        const page = yield* call("/explorer/equides?race=Selle%20Francais&sexe=Male&tri=-annee&limite=50")
+        const hrefs = [...page.text.matchAll(/<a href="(\/v1\/export\/equides[^"]*)" download>([^<]*)<\/a>/g)].map((m) => [m[1].replaceAll("&amp;", "&"), m[2]])
+        assert.deepStrictEqual(hrefs.map(([, label]) => label), ["Télécharger (CSV)", "(NDJSON)"])
+        assert.deepStrictEqual(hrefs.map(([href]) => href), [
+          "/v1/export/equides?format=csv&race=Selle+Francais&sexe=Male",
+          "/v1/export/equides?format=ndjson&race=Selle+Francais&sexe=Male"
+        ])
+        const list = yield* call("/v1/equides?limite=1&race=Selle%20Francais&sexe=Male")
+        assert.strictEqual(lines((yield* call(hrefs[1][0])).text).length, list.json.pagination.total)
+      }))
+
+    it.effect("/documentation explains the formats, the pacing and how to read the files", () =>
+      Effect.gen(function*() {
+        const page = (yield* call("/documentation")).text
+        const section = page.slice(page.indexOf('<h2 id="exports">'), page.indexOf('<h2 id="erreurs">'))
+        for (const text of ["application/x-ndjson", "RFC 4180", "CRLF", "16 Kio", "attend la recharge", "DuckDB", "pandas", "# R"]) {
+          assert.include(section, text)
+        }
+      }))
+
     it.effect("refusals are 400 problems before any byte", () =>
       Effect.gen(function*() {
         for (const query of ["limite=10", "format=xml", "race=Licorne", "annee_min=abc", "offset=5"]) {
@@ -136,11 +159,9 @@ describe("export", () => {
         assert.strictEqual(refused.headers["cache-control"], "no-store")
         assert.include(registry.render(), "equides_exports_running 1")
         leave()
-        let after = yield* call(`${EXPORT}?race=Pur%20Sang`)
-        for (let i = 0; i < 50 && after.status === 503; i++) {
-          yield* Effect.sleep("20 millis")
-          after = yield* call(`${EXPORT}?race=Pur%20Sang`)
-        }
+        // Freed as soon as the server sees the socket close.
+        yield* eventually(() => registry.render().includes("equides_exports_running 0"))
+        const after = yield* call(`${EXPORT}?race=Pur%20Sang`)
         assert.strictEqual(after.status, 200)
       }))
   })
