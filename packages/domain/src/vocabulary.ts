@@ -15,9 +15,6 @@ export type Tri = (typeof TRIS)[number]
 /** `vue` of the list: Resume rows (default) or full Equide rows. */
 export const VUES = ["resume", "complet"] as const
 
-/** The formats of a selection's export (`/v1/export/equides`). */
-export const EXPORT_FORMATS = ["ndjson", "csv"] as const
-
 /** The names of the shared filter parameters, in the order the spec lists them. */
 export const FILTER_PARAMETERS = [
   "race",

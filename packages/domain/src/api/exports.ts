@@ -1,10 +1,12 @@
 /** Group `export`: a whole selection as a file (design 7), NDJSON or CSV, streamed. */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { EXPORT_FORMATS } from "../vocabulary.ts"
 import { filterDefs } from "./filterParams.ts"
 import { Disponibilite } from "./middleware.ts"
 import { documented, oneOf, params } from "./params.ts"
+
+/** The formats of a selection's export; its own module, not `vocabulary.ts` (in the snapshot builder's signature). */
+export const EXPORT_FORMATS = ["ndjson", "csv"] as const
 
 export const EXPORT_NDJSON_TYPE = "application/x-ndjson; charset=utf-8"
 export const EXPORT_CSV_TYPE = "text/csv; charset=utf-8; header=present"
