@@ -81,6 +81,7 @@ describe("costOf", () => {
     assert.strictEqual(cost("/v1/stats/reproducteurs", "/v1/stats/reproducteurs?code=ISO&limite=100"), 2) // 20 000 B
     // An export pays 1 unit to start; its body is charged as it is produced (export/pacing.ts).
     assert.strictEqual(cost("/v1/export/equides", "/v1/export/equides?format=csv"), 1)
+    assert.strictEqual(cost("/v1/export/equides.parquet", "/v1/export/equides.parquet"), 1)
   })
 
   it("prices a breed's genetics by the birth years it can list: 4 000 B + 300 B a year", () => {

@@ -3,7 +3,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { filterDefs } from "./filterParams.ts"
 import { Disponibilite } from "./middleware.ts"
-import { documented, oneOf, params } from "./params.ts"
+import { documented, NoQuery, oneOf, params } from "./params.ts"
 
 /** The formats of a selection's export; its own module, not `vocabulary.ts` (in the snapshot builder's signature). */
 export const EXPORT_FORMATS = ["ndjson", "csv"] as const
@@ -29,6 +29,13 @@ const ExportCsv = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/c
   description: "CSV RFC 4180 (CRLF, en-tête), une ligne par fiche, dans l'ordre du fichier source"
 })
 
+/** The media type of Parquet (registered with IANA in 2024). */
+export const PARQUET_TYPE = "application/vnd.apache.parquet"
+
+const ExportParquet = Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: PARQUET_TYPE })).annotate({
+  description: "L'extraction entière en un fichier Parquet (colonnes typées, compression snappy)"
+})
+
 export class ExportApi extends HttpApiGroup.make("export")
   .add(
     HttpApiEndpoint.get("equides", "/v1/export/equides", {
@@ -40,6 +47,16 @@ export class ExportApi extends HttpApiGroup.make("export")
         "Toutes les fiches de la sélection (mêmes filtres que GET /v1/equides), dans l'ordre du fichier, sans limite de profondeur, en flux " +
         "(Content-Disposition: attachment). Le quota est prélevé au fil du corps (1 unité par 16 Kio) : quand il est épuisé, le flux attend " +
         "la recharge au lieu d'échouer ; les en-têtes RateLimit décrivent l'état au départ. Au plus EXPORT_CONCURRENCY exports à la fois (503 au-delà)."
+    })),
+    HttpApiEndpoint.get("equidesParquet", "/v1/export/equides.parquet", {
+      query: NoQuery,
+      success: ExportParquet
+    }).annotateMerge(OpenApi.annotations({
+      summary: "L'extraction entière en Parquet",
+      description:
+        "Toutes les fiches, dans l'ordre du fichier, en un fichier Parquet par jeu de données (nommé d'après son empreinte) : colonnes de l'export CSV, " +
+        "entiers INT32, booléens, textes UTF-8, absences nulles, performances en chaîne JSON ; compression snappy. Écrit à la première demande " +
+        "(ou au démarrage), puis servi depuis le disque, avec ETag, 304 et Range (206). Le quota est prélevé au fil du corps comme pour les autres exports."
     }))
   )
   .middleware(Disponibilite)

@@ -55,7 +55,8 @@ describe("discovery", () => {
         "/v1/stats/repartition",
         "/v1/stats/genetique",
         "/v1/stats/reproducteurs",
-        "/v1/export/equides"
+        "/v1/export/equides",
+        "/v1/export/equides.parquet"
       ])
     )
     expect(d.endpoints).toBe(ENDPOINTS)

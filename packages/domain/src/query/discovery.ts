@@ -38,7 +38,8 @@ export const ENDPOINTS: Readonly<Record<string, string>> = {
   repartition: "/v1/stats/repartition",
   genetique_race: "/v1/stats/genetique",
   reproducteurs: "/v1/stats/reproducteurs",
-  export: "/v1/export/equides"
+  export: "/v1/export/equides",
+  export_parquet: "/v1/export/equides.parquet"
 }
 
 /** URL templates (RFC 6570), by use. */
@@ -57,6 +58,7 @@ export const GABARITS_URL: Readonly<Record<string, string>> = {
   genetique_race: "/v1/stats/genetique{?race,annee_min,annee_max}",
   reproducteurs: "/v1/stats/reproducteurs{?code,sexe,race,annee_min,annee_max,produits_min,limite,offset}",
   export: `/v1/export/equides{?${FILTRES},format}`,
+  export_parquet: "/v1/export/equides.parquet",
   fiche_source: URL_FICHE_MODELE
 }
 

@@ -42,13 +42,22 @@ export async function* exportBody(
   }
 }
 
+/** A body read from elsewhere (a file), each chunk charged before it is handed on. */
+export async function* paced(source: AsyncIterable<Uint8Array>, pacer: Pacer, signal: AbortSignal): AsyncGenerator<Uint8Array> {
+  for await (const chunk of source) {
+    await pacer.charge(chunk.length, signal)
+    if (signal.aborted) return
+    yield chunk
+  }
+}
+
 /**
  * Streams the body to `response` (its head already written): resolves when the body is sent,
  * rejects when the client left or the stream failed; either way `signal`'s controller is aborted
  * by the caller so that a stream waiting for the quota stops too.
  */
 export const streamExport = (
-  body: AsyncGenerator<Uint8Array>,
+  body: AsyncIterable<Uint8Array>,
   coding: Coding,
   response: ServerResponse
 ): Promise<void> => {

@@ -20,7 +20,7 @@ import { type Addressee, type Answer, ownOf, shapeAnswer } from "../admission/an
 import { negotiateUncached } from "../admission/coding.ts"
 import { type Exchange, type Gatekeeper, handOver } from "../admission/Gatekeeper.ts"
 import { type DirectLane, isLaneRoute } from "../execution/directLane.ts"
-import { EXPORT_ROUTE, type ExportLane } from "../export/exportLane.ts"
+import { type ExportLane, isExportRoute } from "../export/exportLane.ts"
 import { internalError } from "../problems.ts"
 import type { Registry } from "../telemetry.ts"
 import { type DefectReport, reportDefect } from "./defects.ts"
@@ -123,7 +123,7 @@ export const makeFrontDoor = (
       answerDefect(defect, exchange, response)
       return true
     }
-    if (exchange.verdict === "route" && exchange.route === EXPORT_ROUTE && exportLane !== undefined) {
+    if (exchange.verdict === "route" && isExportRoute(exchange.route) && exportLane !== undefined) {
       exportLane(exchange, request, response, handOn)
       return true
     }

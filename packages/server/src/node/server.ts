@@ -23,6 +23,8 @@ import { DEFAULT_SETTINGS, logLevelConfig, serverConfig, Settings } from "../con
 import { makeDirectLane } from "../execution/directLane.ts"
 import { exportRows } from "../export/exportBody.ts"
 import { isUnfilteredExport, makeExportLane, type RowsOf } from "../export/exportLane.ts"
+import { parquetFileName, parquetPath } from "../export/parquet.ts"
+import { makeParquetOf } from "../export/parquetFile.ts"
 import { Executor, QueryThreads } from "../execution/Executor.ts"
 import { quotaLayer } from "../admission/redisQuota.ts"
 import { Release } from "../release.ts"
@@ -161,7 +163,10 @@ const exportingFrontDoor = Effect.gen(function*() {
         onFailure: () => undefined,
         onSuccess: (bytes) => exportRows(data, rowsOfBytes(bytes))
       }))
-  const exports = makeExportLane(gatekeeper, data, registry, rowsOf, settings.exportConcurrency, settings.rateLimitRate)
+  const parquetOf = makeParquetOf(parquetPath(data, settings.exportDir), parquetFileName(data), (path) => Effect.runPromise(executor.writeParquet(path)))
+  // At start: on a query worker, while the server already serves (the first request waits for the same write).
+  if (settings.exportParquet === "start" && data.size > 0) parquetOf().catch(() => undefined)
+  const exports = makeExportLane(gatekeeper, data, registry, rowsOf, parquetOf, settings.exportConcurrency, settings.rateLimitRate)
   registry.gauge("equides_exports_running", "Exports streaming now (at most EXPORT_CONCURRENCY).", exports.running)
   return makeFrontDoor(gatekeeper, registry, makeDirectLane(data), undefined, reportDefectWith(yield* Effect.context<never>()), exports)
 })
