@@ -146,18 +146,28 @@ jamais coupé. Les en-têtes <code>RateLimit</code> décrivent l'état au dépar
 <code>br</code>/<code>gzip</code>/<code>deflate</code> selon <code>Accept-Encoding</code>, ETag et 304 comme toute route.</dd>
 </dl>
 <pre><code>curl -sOJ --compressed "$API/v1/export/equides?format=csv&amp;race=Selle%20Fran%C3%A7ais&amp;sexe=Femelle&amp;annee_min=2000"</code></pre>
-<p>Lire le fichier :</p>
+<p><code>GET /v1/export/equides.parquet</code> donne l'extraction entière en un fichier Parquet (<code>application/vnd.apache.parquet</code>,
+nommé d'après l'empreinte du jeu de données) : les colonnes de l'export CSV, typées (entiers <code>INT32</code>, booléens,
+textes UTF-8, valeurs absentes nulles), <code>performances</code> en colonne JSON, compression snappy. Il est écrit une fois
+par jeu de données (la première demande attend son écriture), puis servi depuis le disque avec ETag, 304 et
+<code>Range</code> (206) : un téléchargement interrompu reprend (<code>curl -C -</code>). Le quota est prélevé de la même façon.</p>
+<pre><code>curl -sOJ "$API/v1/export/equides.parquet"</code></pre>
+<p>Lire les fichiers :</p>
 <pre><code>-- DuckDB
+SELECT race, count(*) FROM 'equides-….parquet' GROUP BY race ORDER BY 2 DESC;
+SELECT nom, annee_naissance FROM 'equides-….parquet' WHERE pere_nom = 'QUIDAM DE REVEL';
 SELECT race, count(*) FROM read_csv('equides-….csv') GROUP BY race;
 SELECT nom, pere.nom FROM read_json('equides-….ndjson', format = 'newline_delimited');
 
-# pandas
+# pandas (pyarrow)
 import pandas as pd
-df = pd.read_csv("equides-….csv", dtype=str, keep_default_na=False)
+df = pd.read_parquet("equides-….parquet", columns=["id", "nom", "race", "annee_naissance"])
+csv = pd.read_csv("equides-….csv", dtype=str, keep_default_na=False)
 fiches = pd.read_json("equides-….ndjson", lines=True)
 
 # R
-library(readr); df &lt;- read_csv("equides-….csv", col_types = cols(.default = "c"))
+library(arrow); df &lt;- read_parquet("equides-….parquet", col_select = c("id", "nom", "race", "annee_naissance"))
+library(readr); csv &lt;- read_csv("equides-….csv", col_types = cols(.default = "c"))
 library(jsonlite); fiches &lt;- stream_in(file("equides-….ndjson"))</code></pre>
 
 <h2 id="erreurs">Erreurs</h2>

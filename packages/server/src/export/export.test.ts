@@ -124,7 +124,7 @@ describe("export", () => {
       Effect.gen(function*() {
         const page = (yield* call("/documentation")).text
         const section = page.slice(page.indexOf('<h2 id="exports">'), page.indexOf('<h2 id="erreurs">'))
-        for (const text of ["application/x-ndjson", "RFC 4180", "CRLF", "16 Kio", "attend la recharge", "DuckDB", "pandas", "# R"]) {
+        for (const text of ["application/x-ndjson", "RFC 4180", "CRLF", "16 Kio", "attend la recharge", "equides.parquet", "Range", "-- DuckDB", "read_parquet", "# pandas", "# R"]) {
           assert.include(section, text)
         }
       }))
