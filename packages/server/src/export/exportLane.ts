@@ -13,10 +13,12 @@ import { type DatasetData, type ExportQuery, exportQuery, FILTER_PARAMETERS, NoQ
 import { Schema } from "effect"
 import { createReadStream } from "node:fs"
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { type Own, renderProblem } from "../admission/answer.ts"
+import { type Own, ownOf, renderProblem } from "../admission/answer.ts"
 import type { Coding } from "../admission/coding.ts"
 import { type Exchange, type Gatekeeper, handOver } from "../admission/Gatekeeper.ts"
 import { orRefused } from "../execution/directLane.ts"
+import type { DefectReport } from "../node/defects.ts"
+import { internalError } from "../problems.ts"
 import type { Registry } from "../telemetry.ts"
 import { exportHead, type ExportRows } from "./exportBody.ts"
 import { exportBody, paced, streamExport } from "./exportStream.ts"
@@ -32,6 +34,9 @@ export const isExportRoute = (route: string | undefined): boolean => route !== u
 
 /** Seconds a caller refused for the export limit is told to wait: an export lasts seconds to minutes. */
 export const EXPORT_RETRY_AFTER_SECONDS = 10
+
+/** A defect before any byte (the selection or the Parquet write failed): the 500 problem the pipeline answers. */
+const internal = ownOf(internalError)!
 
 const busy = renderProblem(
   new ServiceSurcharge({
@@ -68,6 +73,7 @@ export const makeExportLane = (
   parquetOf: ParquetOf,
   concurrency: number,
   rate: number,
+  onDefect: DefectReport,
   clock: PacingClock = realClock
 ): ExportLane & ExportLimits => {
   const decodeSelection = orRefused(Schema.decodeUnknownExit(Schema.toCodecArrayFromSingle(Schema.Struct(exportQuery.fields))))
@@ -147,7 +153,12 @@ export const makeExportLane = (
       ).finally(release)
     }, (defect: unknown) => {
       release()
-      if (!response.headersSent) response.destroy(defect instanceof Error ? defect : new Error(String(defect)))
+      onDefect(defect)
+      if (response.destroyed) return
+      const answer = gatekeeper.shaped(exchange, internal)
+      response.writeHead(answer.status, answer.headers)
+      response.end(exchange.method === "HEAD" ? undefined : answer.body)
+      registry.record(exchange.label, answer.status, (performance.now() - exchange.started) / 1000)
     })
   }
   return Object.assign(lane, { running: () => running })

@@ -12,6 +12,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { call, raw, testServer } from "../testing/server.ts"
+import { eventually } from "../testing/time.ts"
 import { rangeOf } from "./parquetFile.ts"
 
 const RECORDS: ReadonlyArray<SourceRecord> = Array.from({ length: 1200 }, (_, i): SourceRecord => ({
@@ -112,6 +113,26 @@ describe("parquet", () => {
         const stale = yield* raw(PARQUET, { headers: { range: "bytes=0-9", "if-range": "\"another\"" } })
         assert.strictEqual(stale.status, 200)
         assert.strictEqual((yield* call(`${PARQUET}?format=csv`)).status, 400)
+      }))
+  })
+
+  const early = mkdtempSync(join(tmpdir(), "equides-parquet-start-"))
+  layer(testServer(fromRecords(RECORDS), { settings: { exportDir: early, exportParquet: "start" } }), { timeout: 60_000 })("EXPORT_PARQUET=start", (it) => {
+    it.effect("the file is written at start, before any request asks for it", () =>
+      Effect.gen(function*() {
+        yield* eventually(() => readdirSync(early).some((name) => /^equides-[0-9a-f]{12}\.parquet$/.test(name)))
+        assert.strictEqual((yield* raw(PARQUET)).status, 200)
+      }))
+  })
+
+  layer(testServer(fromRecords(RECORDS), { settings: { exportDir: join(dir, "missing", "directory") } }))("unwritable EXPORT_DIR", (it) => {
+    it.effect("a write that fails is a 500 problem, not a hang; the next request tries again", () =>
+      Effect.gen(function*() {
+        for (let i = 0; i < 2; i++) {
+          const reply = yield* call(PARQUET)
+          assert.strictEqual(reply.status, 500)
+          assert.strictEqual(reply.headers["content-type"], "application/problem+json")
+        }
       }))
   })
 })

@@ -163,12 +163,13 @@ const exportingFrontDoor = Effect.gen(function*() {
         onFailure: () => undefined,
         onSuccess: (bytes) => exportRows(data, rowsOfBytes(bytes))
       }))
+  const onDefect = reportDefectWith(yield* Effect.context<never>())
   const parquetOf = makeParquetOf(parquetPath(data, settings.exportDir), parquetFileName(data), (path) => Effect.runPromise(executor.writeParquet(path)))
   // At start: on a query worker, while the server already serves (the first request waits for the same write).
-  if (settings.exportParquet === "start" && data.size > 0) parquetOf().catch(() => undefined)
-  const exports = makeExportLane(gatekeeper, data, registry, rowsOf, parquetOf, settings.exportConcurrency, settings.rateLimitRate)
+  if (settings.exportParquet === "start" && data.size > 0) parquetOf().catch(onDefect)
+  const exports = makeExportLane(gatekeeper, data, registry, rowsOf, parquetOf, settings.exportConcurrency, settings.rateLimitRate, onDefect)
   registry.gauge("equides_exports_running", "Exports streaming now (at most EXPORT_CONCURRENCY).", exports.running)
-  return makeFrontDoor(gatekeeper, registry, makeDirectLane(data), undefined, reportDefectWith(yield* Effect.context<never>()), exports)
+  return makeFrontDoor(gatekeeper, registry, makeDirectLane(data), undefined, onDefect, exports)
 })
 
 /** The server over the given handlers of the `stats` group (the shutdown test injects slow ones). */
