@@ -38,7 +38,7 @@ const linkCells = (link: Reference | undefined): string =>
   link === undefined ? ",,," : `${optional(link.id)},${optional(link.nom)},${optional(link.race)},${optional(link.fiche_disponible)}`
 
 /** One record's CSV line, CRLF included. */
-export const csvLine = (record: Equide): string =>
+const csvLine = (record: Equide): string =>
   `${csvCell(record.id)},${csvCell(record.nom)},${csvCell(record.slug)},${csvCell(record.url)},${csvCell(record.race)},${record.sexe},` +
   `${record.nombre_de_descendants},${optional(record.annee_naissance)},${optional(record.robe)},${optional(record.filiation_texte)},` +
   `${linkCells(record.pere)},${linkCells(record.mere)},${linkCells(record.pere_de_mere)},` +
@@ -97,9 +97,9 @@ export const exportChunk = (
   return { bytes: utf8.encode(text), next }
 }
 
-/** `equides-<the dataset fingerprint's first 12 hex digits>.<format>`: one name per dataset and format. */
-export const exportFileName = (data: DatasetData, format: ExportFormat): string =>
-  `equides-${data.provenance.fingerprint.slice(0, 12)}.${format}`
+/** `equides-<the dataset fingerprint's first 12 hex digits>.<extension>`: one name per dataset and format. */
+export const exportFileName = (data: DatasetData, extension: ExportFormat | "parquet"): string =>
+  `equides-${data.provenance.fingerprint.slice(0, 12)}.${extension}`
 
 /** The head of an export (its body streamed apart); a 304 when `If-None-Match: *` asked for any current representation. */
 export const exportHead = (data: DatasetData, format: ExportFormat, wildcard: boolean): Own =>

@@ -13,6 +13,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { call, raw, testServer } from "../testing/server.ts"
 import { eventually } from "../testing/time.ts"
+import { EXPORT_CSV_COLUMNS } from "./exportBody.ts"
 import { rangeOf } from "./parquetFile.ts"
 
 const RECORDS: ReadonlyArray<SourceRecord> = Array.from({ length: 1200 }, (_, i): SourceRecord => ({
@@ -80,8 +81,10 @@ describe("parquet", () => {
           const read = (await connection.runAndReadAll(`SELECT * FROM read_parquet('${downloaded}')`)).getRowObjectsJS()
           connection.closeSync()
           instance.closeSync()
-          return { types: Object.fromEntries(types.map((t) => [t.column_name, t.column_type])), read }
+          return { names: types.map((t) => t.column_name), types: Object.fromEntries(types.map((t) => [t.column_name, t.column_type])), read }
         })
+        // The CSV export's columns, in its order.
+        assert.deepStrictEqual(rows.names, [...EXPORT_CSV_COLUMNS])
         assert.strictEqual(rows.types.nombre_de_descendants, "INTEGER")
         assert.strictEqual(rows.types.annee_naissance, "INTEGER")
         assert.strictEqual(rows.types.pere_fiche_disponible, "BOOLEAN")

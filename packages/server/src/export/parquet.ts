@@ -10,12 +10,12 @@ import { type DatasetData, equide, type Equide, type Reference } from "@equides/
 import { type ColumnSource, fileWriter, ParquetWriter, schemaFromColumnData } from "hyparquet-writer"
 import { renameSync, rmSync } from "node:fs"
 import { join } from "node:path"
+import { exportFileName } from "./exportBody.ts"
 
 /** Records per row group (and per batch built in memory). */
 export const PARQUET_ROW_GROUP = 100_000
 
-/** `equides-<the dataset fingerprint's first 12 hex digits>.parquet`. */
-export const parquetFileName = (data: DatasetData): string => `equides-${data.provenance.fingerprint.slice(0, 12)}.parquet`
+export const parquetFileName = (data: DatasetData): string => exportFileName(data, "parquet")
 
 export const parquetPath = (data: DatasetData, directory: string): string => join(directory, parquetFileName(data))
 
