@@ -27,7 +27,7 @@ import { accouplement, consanguinite } from "../query/consanguinite/consanguinit
 import { stats } from "../query/stats.ts"
 import { Accouplement, Consanguinite } from "../schemas/consanguinite.ts"
 
-export { jsonEncoder } from "./json.ts"
+export { jsonEncoder, jsonTextEncoder } from "./json.ts"
 export { descendanceBody } from "./descendanceBody.ts"
 export { pedigreeBody } from "./pedigreeBody.ts"
 

@@ -5,7 +5,7 @@
  * Pure: the server decides where chunks are written and when (back-pressure, quota).
  */
 import { type DatasetData, equide, Equide, EXPORT_CSV_TYPE, type EXPORT_FORMATS, EXPORT_NDJSON_TYPE, type Reference } from "@equides/domain"
-import { jsonEncoder } from "@equides/domain/answers"
+import { jsonTextEncoder } from "@equides/domain/answers"
 import { csvCell } from "@equides/ingest"
 import type { Own } from "../admission/answer.ts"
 
@@ -47,8 +47,7 @@ const csvLine = (record: Equide): string =>
 /** The header line, CRLF included. */
 export const CSV_HEADER_LINE: Uint8Array = utf8.encode(`${EXPORT_CSV_COLUMNS.join(",")}\r\n`)
 
-const encodeEquide = jsonEncoder(Equide)
-const NEWLINE = 0x0a
+const equideJson = jsonTextEncoder(Equide)
 
 /**
  * The rows of a selection to export, in file order: `rows` ascending, or every row of `data` when
@@ -74,26 +73,11 @@ export const exportChunk = (
   chunkBytes: number
 ): { readonly bytes: Uint8Array; readonly next: number } => {
   let next = from
-  if (format === "ndjson") {
-    const parts: Array<Uint8Array> = []
-    let size = 0
-    while (next < rows.count && size < chunkBytes) {
-      const line = encodeEquide(equide(data, rows.at(next++)))
-      parts.push(line)
-      size += line.length + 1
-    }
-    const bytes = new Uint8Array(size)
-    let at = 0
-    for (const part of parts) {
-      bytes.set(part, at)
-      at += part.length
-      bytes[at++] = NEWLINE
-    }
-    return { bytes, next }
-  }
   let text = ""
   // UTF-16 length: a close enough measure of the chunk's size in bytes (names are mostly ASCII).
-  while (next < rows.count && text.length < chunkBytes) text += csvLine(equide(data, rows.at(next++)))
+  // One encoding per chunk: the record route's text (its schema's), then UTF-8 once.
+  if (format === "ndjson") while (next < rows.count && text.length < chunkBytes) text += `${equideJson(equide(data, rows.at(next++)))}\n`
+  else while (next < rows.count && text.length < chunkBytes) text += csvLine(equide(data, rows.at(next++)))
   return { bytes: utf8.encode(text), next }
 }
 
