@@ -20,7 +20,7 @@ import { descendanceBodyOf, pedigreeBodyOf, recordOf } from "./lookups.ts"
 type Query = Readonly<Record<string, string | ReadonlyArray<string>>>
 
 /** A query string's parameters as the router hands them to the API: one value, or every value of a repeated name. */
-export const parseQuery = (url: string): Query => {
+const parseQuery = (url: string): Query => {
   const query: Record<string, string | Array<string>> = {}
   for (const [name, value] of queryPairs(url)) {
     const seen = query[name]
@@ -30,7 +30,7 @@ export const parseQuery = (url: string): Query => {
 }
 
 /** As HttpApi decodes a query: a parameter the route does not define is refused, never ignored. */
-export const STRICT: SchemaAST.ParseOptions = { onExcessProperty: "error" }
+const STRICT: SchemaAST.ParseOptions = { onExcessProperty: "error" }
 
 /**
  * A request's query decoded by the API's definition of a route's parameters (as HttpApi does):

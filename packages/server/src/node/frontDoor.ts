@@ -124,7 +124,11 @@ export const makeFrontDoor = (
       return true
     }
     if (exchange.verdict === "route" && isExportRoute(exchange.route) && exportLane !== undefined) {
-      exportLane(exchange, request, response, handOn)
+      try {
+        exportLane(exchange, request, response, handOn)
+      } catch (defect) {
+        answerDefect(defect, exchange, response)
+      }
       return true
     }
     if (exchange.verdict !== "route" || lane === undefined || !isLaneRoute(exchange.route)) {
