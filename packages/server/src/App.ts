@@ -12,6 +12,7 @@ import { ExplorerRoutes } from "./explorer/routes.ts"
 import { ConsanguiniteHandlers } from "./handlers/consanguinite.ts"
 import { GenetiqueHandlers } from "./handlers/genetique.ts"
 import { EquidesHandlers } from "./handlers/equides.ts"
+import { ExportHandlers } from "./handlers/exports.ts"
 import { ReferentielsHandlers } from "./handlers/referentiels.ts"
 import { SearchHandlers } from "./handlers/search.ts"
 import { ServiceHandlers } from "./handlers/service.ts"
@@ -33,6 +34,7 @@ export const makeHandlers = (stats: StatsGroup = StatsHandlers) =>
     GenetiqueHandlers,
     SearchHandlers,
     ReferentielsHandlers,
+    ExportHandlers,
     stats
   ).pipe(Layer.provide([ValidationLive, QuotaLive, DisponibiliteLive]))
 

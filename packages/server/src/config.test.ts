@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { SAMPLE_FILE } from "@equides/ingest"
 import { ConfigProvider, Effect } from "effect"
-import { availableParallelism } from "node:os"
+import { availableParallelism, tmpdir } from "node:os"
 import { IpNetwork } from "effect/net"
 import { DEFAULT_SETTINGS, serverConfig } from "./config.ts"
 
@@ -19,6 +19,9 @@ describe("serverConfig", () => {
         rateLimitRate: 50,
         rateLimitBurst: 200,
         maxConcurrency: 8,
+        exportConcurrency: 2,
+        exportParquet: "request",
+        exportDir: tmpdir(),
         requestTimeoutMs: 5000,
         rateLimitStore: "memory",
         logLevel: "Info",
@@ -42,6 +45,9 @@ describe("serverConfig", () => {
         RATE_LIMIT_BURST: "10",
         RATE_LIMIT_STORE: "memory",
         MAX_CONCURRENCY: "2",
+        EXPORT_CONCURRENCY: "4",
+        EXPORT_DIR: "/var/cache/equides",
+        EXPORT_PARQUET: "start",
         REQUEST_TIMEOUT_MS: "250",
         RESPONSE_CACHE_MB: "0",
         WORKERS: "0",
@@ -54,6 +60,9 @@ describe("serverConfig", () => {
         rateLimitRate: 0,
         rateLimitBurst: 10,
         maxConcurrency: 2,
+        exportConcurrency: 4,
+        exportDir: "/var/cache/equides",
+        exportParquet: "start",
         requestTimeoutMs: 250,
         responseCacheBytes: 0,
         workers: 0,
@@ -90,6 +99,8 @@ describe("serverConfig", () => {
         { RATE_LIMIT_LOCAL_UNITS: "0" },
         { RATE_LIMIT_STORE_TIMEOUT_MS: "0" },
         { MAX_CONCURRENCY: "0" },
+        { EXPORT_CONCURRENCY: "0" },
+        { EXPORT_PARQUET: "later" },
         { REQUEST_TIMEOUT_MS: "soon" },
         { RESPONSE_CACHE_MB: "-1" },
         { WORKERS: "all" },

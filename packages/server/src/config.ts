@@ -6,7 +6,7 @@
 import { SAMPLE_FILE } from "@equides/ingest"
 import { Config, Context, Layer, type LogLevel, Option, Result, Schema } from "effect"
 import { IpNetwork, NetAddress } from "effect/net"
-import { availableParallelism } from "node:os"
+import { availableParallelism, tmpdir } from "node:os"
 
 export interface ServerSettings {
   readonly port: number
@@ -34,6 +34,12 @@ export interface ServerSettings {
   /** The longest a Redis call may take before the shared quota is taken for down (fail open). */
   readonly rateLimitStoreTimeoutMs: number
   readonly maxConcurrency: number
+  /** Exports streaming at once (`EXPORT_CONCURRENCY`); beyond, a 503 with `Retry-After`. */
+  readonly exportConcurrency: number
+  /** Where the Parquet extract is written (`EXPORT_DIR`). */
+  readonly exportDir: string
+  /** When it is written (`EXPORT_PARQUET`): on its first request, or at start. */
+  readonly exportParquet: "request" | "start"
   /** Wait + run budget of a request. */
   readonly requestTimeoutMs: number
   /** Query worker threads (`WORKERS`); 0 runs queries in the server's thread. */
@@ -56,6 +62,9 @@ export const DEFAULT_SETTINGS: Omit<ServerSettings, "dataFile"> = {
   rateLimitLocalUnits: undefined,
   rateLimitStoreTimeoutMs: 50,
   maxConcurrency: 8,
+  exportConcurrency: 2,
+  exportDir: tmpdir(),
+  exportParquet: "request",
   requestTimeoutMs: 5000,
   workers: availableParallelism(),
   responseCacheBytes: 64 * 1024 * 1024,
@@ -77,6 +86,9 @@ const variable = <A>(name: string, fallback: A, parse: (raw: string) => Result.R
     Config.map((raw) => Result.getOrThrow(parse(raw.trim()))),
     Config.withDefault(fallback)
   )
+
+const parquetMoment = (raw: string): Result.Result<ServerSettings["exportParquet"], string> =>
+  raw === "request" || raw === "start" ? Result.succeed(raw) : Result.fail("attendu request ou start")
 
 const integer = (min: number, max: number) => (raw: string): Result.Result<number, string> =>
   /^[0-9]+$/.test(raw) && Number(raw) >= min && Number(raw) <= max
@@ -148,6 +160,9 @@ export const serverConfig: Config.Config<ServerSettings> = Config.all({
   rateLimitLocalUnits: variable("RATE_LIMIT_LOCAL_UNITS", DEFAULT_SETTINGS.rateLimitLocalUnits, localUnits),
   rateLimitStoreTimeoutMs: variable("RATE_LIMIT_STORE_TIMEOUT_MS", DEFAULT_SETTINGS.rateLimitStoreTimeoutMs, integer(1, 60_000)),
   maxConcurrency: variable("MAX_CONCURRENCY", DEFAULT_SETTINGS.maxConcurrency, integer(1, 100_000)),
+  exportConcurrency: variable("EXPORT_CONCURRENCY", DEFAULT_SETTINGS.exportConcurrency, integer(1, 1_000)),
+  exportDir: Config.NonEmptyString("EXPORT_DIR").pipe(Config.withDefault(DEFAULT_SETTINGS.exportDir)),
+  exportParquet: variable("EXPORT_PARQUET", DEFAULT_SETTINGS.exportParquet, parquetMoment),
   requestTimeoutMs: variable("REQUEST_TIMEOUT_MS", DEFAULT_SETTINGS.requestTimeoutMs, integer(1, 3_600_000)),
   workers: variable("WORKERS", DEFAULT_SETTINGS.workers, integer(0, 256)),
   responseCacheMb: variable("RESPONSE_CACHE_MB", DEFAULT_SETTINGS.responseCacheBytes / (1024 * 1024), integer(0, 1_000_000)),

@@ -136,7 +136,8 @@ const departures = (reader: Reader, method: string, url: string, reply: Reply): 
   const contentType = (reply.headers["content-type"] ?? "").split(";")[0]
   const media: Doc | undefined = response.content?.[contentType]
   if (media === undefined) return [...out, `${url} ${reply.status}: content type ${contentType} not documented`]
-  const body = contentType.endsWith("json") ? reply.json : reply.text
+  // JSON and its `+json` types; NDJSON (`application/x-ndjson`, the exports) is lines of JSON: text.
+  const body = contentType === "application/json" || contentType.endsWith("+json") ? reply.json : reply.text
   const error = reader.validate(media.schema, body)
   if (error !== undefined) out.push(`${url} ${reply.status}: body: ${error}`)
   return out

@@ -120,6 +120,49 @@ produits nés entre <code>annee_min</code> et <code>annee_max</code> quand ces b
 alors écartés), et il en faut au moins <code>produits_min</code> (5 par défaut).</dd>
 </dl>
 
+<h2 id="exports">Exports : une sélection entière en un fichier</h2>
+<p><code>GET /v1/export/equides?format=ndjson|csv&amp;&lt;filtres de la liste&gt;</code> envoie toutes les fiches de la sélection,
+dans l'ordre du fichier, sans limite de profondeur, en flux (<code>Content-Disposition: attachment</code>, fichier nommé
+<code>equides-&lt;12 premiers chiffres hexadécimaux de l'empreinte&gt;.ndjson</code> ou <code>.csv</code>). Mêmes filtres que
+<code>/v1/equides</code>, sans <code>tri</code>, <code>vue</code>, <code>limite</code> ni <code>offset</code> (refusés, 400).</p>
+<dl>
+<dt><code>ndjson</code> (par défaut)</dt><dd><code>application/x-ndjson; charset=utf-8</code> : une fiche <code>Equide</code> par ligne,
+octet pour octet la réponse de <code>GET /v1/equides/{id}</code>.</dd>
+<dt><code>csv</code></dt><dd><code>text/csv; charset=utf-8; header=present</code>, RFC 4180, fins de ligne CRLF. Colonnes :
+<code>id, nom, slug, url, race, sexe, nombre_de_descendants, annee_naissance, robe, filiation_texte</code>, puis pour
+<code>pere</code>, <code>mere</code> et <code>pere_de_mere</code> : <code>_id, _nom, _race, _fiche_disponible</code>, puis
+<code>performances</code> (le tableau JSON en une cellule). Valeur absente : cellule vide ; booléens <code>true</code>/<code>false</code>.</dd>
+<dt>Quota</dt><dd>L'export coûte 1 unité au départ, puis 1 unité par 16 Kio de corps, prélevée au fil de l'envoi. Quand le quota
+de l'adresse est épuisé, le flux attend la recharge au lieu d'échouer : le téléchargement ralentit au débit de recharge, il n'est
+jamais coupé. Les en-têtes <code>RateLimit</code> décrivent l'état au départ.</dd>
+<dt>Limites</dt><dd>Un petit nombre d'exports à la fois (503 avec <code>Retry-After</code> au-delà) ; compression
+<code>br</code>/<code>gzip</code>/<code>deflate</code> selon <code>Accept-Encoding</code>, ETag et 304 comme toute route.</dd>
+</dl>
+<pre><code>curl -sOJ --compressed "$API/v1/export/equides?format=csv&amp;race=Selle%20Fran%C3%A7ais&amp;sexe=Femelle&amp;annee_min=2000"</code></pre>
+<p><code>GET /v1/export/equides.parquet</code> donne l'extraction entière en un fichier Parquet (<code>application/vnd.apache.parquet</code>,
+nommé d'après l'empreinte du jeu de données) : les colonnes de l'export CSV, typées (entiers <code>INT32</code>, booléens,
+textes UTF-8, valeurs absentes nulles), <code>performances</code> en colonne JSON, compression snappy. Il est écrit une fois
+par jeu de données (la première demande attend son écriture), puis servi depuis le disque avec ETag, 304 et
+<code>Range</code> (206) : un téléchargement interrompu reprend (<code>curl -C -</code>). Le quota est prélevé de la même façon.</p>
+<pre><code>curl -sOJ "$API/v1/export/equides.parquet"</code></pre>
+<p>Lire les fichiers :</p>
+<pre><code>-- DuckDB
+SELECT race, count(*) FROM 'equides-….parquet' GROUP BY race ORDER BY 2 DESC;
+SELECT nom, annee_naissance FROM 'equides-….parquet' WHERE pere_nom = 'QUIDAM DE REVEL';
+SELECT race, count(*) FROM read_csv('equides-….csv') GROUP BY race;
+SELECT nom, pere.nom FROM read_json('equides-….ndjson', format = 'newline_delimited');
+
+# pandas (pyarrow)
+import pandas as pd
+df = pd.read_parquet("equides-….parquet", columns=["id", "nom", "race", "annee_naissance"])
+csv = pd.read_csv("equides-….csv", dtype=str, keep_default_na=False)
+fiches = pd.read_json("equides-….ndjson", lines=True)
+
+# R
+library(arrow); df &lt;- read_parquet("equides-….parquet", col_select = c("id", "nom", "race", "annee_naissance"))
+library(readr); csv &lt;- read_csv("equides-….csv", col_types = cols(.default = "c"))
+library(jsonlite); fiches &lt;- stream_in(file("equides-….ndjson"))</code></pre>
+
 <h2 id="erreurs">Erreurs</h2>
 <p>Les erreurs suivent la RFC 9457 (<code>application/problem+json</code>) : <code>type</code> (relatif, vers une section
 ci-dessous), <code>title</code> (stable pour un type), <code>status</code>, <code>detail</code> et, selon le cas,

@@ -81,6 +81,9 @@ describe("costOf", () => {
     assert.strictEqual(cost("/v1/stats/reproducteurs", "/v1/stats/reproducteurs?code=ISO&limite=100"), 2) // 20 000 B
     assert.strictEqual(cost("/v1/accouplements/etalons", "/v1/accouplements/etalons?mere=x"), 1) // 20 × 230 B
     assert.strictEqual(cost("/v1/accouplements/etalons", "/v1/accouplements/etalons?mere=x&limite=100"), 2) // 23 000 B
+    // An export pays 1 unit to start; its body is charged as it is produced (export/pacing.ts).
+    assert.strictEqual(cost("/v1/export/equides", "/v1/export/equides?format=csv"), 1)
+    assert.strictEqual(cost("/v1/export/equides.parquet", "/v1/export/equides.parquet"), 1)
   })
 
   it("reads each route's estimate from its definition: the routes whose answer grows, all of the Api", () => {

@@ -33,8 +33,8 @@ export const LATENCY_BUCKETS: ReadonlyArray<number> = [
 ]
 
 /** Why a 503 was answered. */
-export type UnavailableReason = "queue_full" | "queue_timeout" | "run_timeout" | "no_data"
-const UNAVAILABLE_REASONS: ReadonlyArray<UnavailableReason> = ["queue_full", "queue_timeout", "run_timeout", "no_data"]
+export type UnavailableReason = "queue_full" | "queue_timeout" | "run_timeout" | "no_data" | "export_limit"
+const UNAVAILABLE_REASONS: ReadonlyArray<UnavailableReason> = ["queue_full", "queue_timeout", "run_timeout", "no_data", "export_limit"]
 
 const REQUESTS = "equides_http_requests_total"
 const REQUESTS_HELP = "Requests answered on the public port, by route template and status."

@@ -6,6 +6,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { API_VERSION, LICENCE_DONNEES, LICENCE_DONNEES_URL } from "../query/meta.ts"
 import { ConsanguiniteApi } from "./consanguinite.ts"
 import { EquidesApi } from "./equides.ts"
+import { ExportApi } from "./exports.ts"
 import { QUOTA_RULE } from "./executionCost.ts"
 import { GenetiqueApi } from "./genetique.ts"
 import { Quota, Validation } from "./middleware.ts"
@@ -16,7 +17,7 @@ import { ServiceApi } from "./service.ts"
 import { StatsApi } from "./stats.ts"
 
 export class Api extends HttpApi.make("equides-api")
-  .add(ServiceApi, EquidesApi, ConsanguiniteApi, GenetiqueApi, SearchApi, ReferentielsApi, StatsApi)
+  .add(ServiceApi, EquidesApi, ConsanguiniteApi, GenetiqueApi, SearchApi, ReferentielsApi, StatsApi, ExportApi)
   // Added after the groups on purpose: middleware reaches only the endpoints already present.
   .middleware(Validation)
   .middleware(Quota)

@@ -7,6 +7,7 @@ export { Discovery, discoveryKey, type DiscoveryPlace, servedPath } from "./disc
 export { endpointsOf } from "./endpoints.ts"
 export { Example, example, type ExampleRequest, type ExampleSubject, type RouteExample, routeExamples } from "./routeExample.ts"
 export { descendanceQuery, EquidesApi, pedigreeQuery } from "./equides.ts"
+export { EXPORT_CSV_TYPE, EXPORT_FORMATS, EXPORT_NDJSON_TYPE, ExportApi, exportQuery, PARQUET_TYPE } from "./exports.ts"
 export { ExecutionCost, executionCost, executionUnits, QUOTA_RULE, UNIT_CPU_MS } from "./executionCost.ts"
 export { DEFINITIONS_GENETIQUE, GenetiqueApi } from "./genetique.ts"
 export type { GenetiqueQuery, GenetiqueRequest } from "./genetiqueBody.ts"
@@ -38,6 +39,8 @@ export {
   etalonsAnswer,
   type EtalonsQuery,
   type Execution,
+  type ExportQuery,
+  exportRowsAnswer,
   isBounded,
   listAnswer,
   type ListQuery,
@@ -47,6 +50,7 @@ export {
   type RepartitionQuery,
   reproducteursAnswer,
   type ReproducteursQuery,
+  rowsOfBytes,
   type SearchQuery,
   suggestAnswer
 } from "./answers.ts"

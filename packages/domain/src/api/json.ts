@@ -44,9 +44,15 @@ export const isPlain = (ast: SchemaAST.AST, visiting: Set<SchemaAST.AST> = new S
 
 const utf8 = new TextEncoder()
 
+/** `value`'s JSON text as its schema encodes it (bodies written many at a time, the exports, encode it once). */
+export const jsonTextEncoder = <A, I>(schema: Schema.Codec<A, I>): (value: A) => string => {
+  if (isPlain(schema.ast)) return (value) => JSON.stringify(value)
+  const encode = Schema.encodeSync(schema)
+  return (value) => JSON.stringify(encode(value))
+}
+
 /** `value`'s JSON body (UTF-8) as its schema encodes it. */
 export const jsonEncoder = <A, I>(schema: Schema.Codec<A, I>): (value: A) => Uint8Array => {
-  if (isPlain(schema.ast)) return (value) => utf8.encode(JSON.stringify(value))
-  const encode = Schema.encodeSync(schema)
-  return (value) => utf8.encode(JSON.stringify(encode(value)))
+  const text = jsonTextEncoder(schema)
+  return (value) => utf8.encode(text(value))
 }

@@ -8,7 +8,7 @@ describe("the generated OpenAPI document", () => {
 
   it("lists 304, 429 and 503 (with Retry-After) on every operation, the two pages included", () => {
     const operations = operationsOf(doc)
-    expect(operations.length).toBe(22)
+    expect(operations.length).toBe(24)
     expect(operations.map(({ path }) => path)).toEqual(expect.arrayContaining(["/documentation", "/documentation/reference"]))
     for (const { operation, path } of operations) {
       expect(Object.keys(operation.responses), path).toEqual(expect.arrayContaining(["200", "304", "400", "429", "503"]))

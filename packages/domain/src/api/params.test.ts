@@ -45,7 +45,7 @@ describe("endpoint parameters", () => {
   })
 
   it("every endpoint has a query schema, so that an unknown parameter is refused everywhere", () => {
-    expect(endpoints.length).toBe(20)
+    expect(endpoints.length).toBe(22)
     for (const { name, query } of endpoints) {
       expect(query, name).toBeDefined()
       const decode = Schema.decodeUnknownExit(Schema.toCodecArrayFromSingle(query!) as Schema.Codec<unknown, unknown>)

@@ -45,7 +45,9 @@ describe("routeExamples", () => {
       "/v1/stats/genetique",
       "/v1/stats/reproducteurs"
     ])
-    expect(new Set(examples.map((example) => example.route))).toEqual(new Set(endpointsOf(Api).map((endpoint) => servedPath(endpoint.path))))
+    // An export's answer is a file, not JSON: the documentation's own section on exports shows it.
+    const documented = endpointsOf(Api).map((endpoint) => servedPath(endpoint.path)).filter((path) => !path.startsWith("/v1/export/"))
+    expect(new Set(examples.map((example) => example.route))).toEqual(new Set(documented))
   })
 
   it("draws its requests from the subject, a whole-pedigree route as an execution", () => {

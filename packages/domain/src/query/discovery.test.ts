@@ -58,7 +58,9 @@ describe("discovery", () => {
         "/v1/stats",
         "/v1/stats/repartition",
         "/v1/stats/genetique",
-        "/v1/stats/reproducteurs"
+        "/v1/stats/reproducteurs",
+        "/v1/export/equides",
+        "/v1/export/equides.parquet"
       ])
     )
     expect(d.endpoints).toBe(ENDPOINTS)
@@ -86,8 +88,9 @@ describe("discovery", () => {
     expect(expand(g.reproducteurs, { code: "ISO", sexe: "Femelle", produits_min: "10", offset: "20" })).toBe(
       "/v1/stats/reproducteurs?code=ISO&sexe=Femelle&produits_min=10&offset=20"
     )
+    expect(expand(g.export, { race: "Selle Francais", format: "csv" })).toBe("/v1/export/equides?race=Selle%20Francais&format=csv")
     expect(g.fiche_source).toBe(URL_FICHE_MODELE)
-    for (const key of ["liste", "repartition"]) {
+    for (const key of ["liste", "repartition", "export"]) {
       for (const parameter of ["race", "robe", "sexe", "discipline", "indice", "annee_naissance", "nom", "annee_min", "annee_max", "avec_performances", "statut_reproducteur"]) {
         expect(g[key]).toMatch(new RegExp(`[?,]${parameter}[,}]`))
       }
@@ -111,7 +114,8 @@ describe("the discovery document, derived from the Api's definitions", () => {
         '"consanguinite":"/v1/equides/{id}/consanguinite","accouplement":"/v1/accouplements",' +
         '"choix_etalon":"/v1/accouplements/etalons","genetique":"/v1/equides/{id}/genetique",' +
         '"recherche":"/v1/search","referentiel":"/v1/referentiels/{dimension}","statistiques":"/v1/stats","repartition":"/v1/stats/repartition",' +
-        '"genetique_race":"/v1/stats/genetique","reproducteurs":"/v1/stats/reproducteurs"}'
+        '"genetique_race":"/v1/stats/genetique","reproducteurs":"/v1/stats/reproducteurs",' +
+        '"export":"/v1/export/equides","export_parquet":"/v1/export/equides.parquet"}'
     )
     const filters = "race,robe,sexe,discipline,indice,annee_naissance,nom,annee_min,annee_max,avec_performances,statut_reproducteur"
     expect(GABARITS_URL).toStrictEqual({
@@ -129,11 +133,12 @@ describe("the discovery document, derived from the Api's definitions", () => {
       repartition: `/v1/stats/repartition{?dimension,${filters},limite}`,
       genetique_race: "/v1/stats/genetique{?race,annee_min,annee_max}",
       reproducteurs: "/v1/stats/reproducteurs{?code,sexe,race,annee_min,annee_max,produits_min,limite,offset}",
+      export: `/v1/export/equides{?${filters},format}`,
       fiche_source: "https://infochevaux.ifce.fr/fr/{slug}-{id}/infos-generales"
     })
     expect(Object.keys(GABARITS_URL)).toEqual([
       "liste", "fiche", "pedigree", "descendance", "statistiques_descendance", "consanguinite", "accouplement", "choix_etalon",
-      "genetique", "recherche", "referentiel", "repartition", "genetique_race", "reproducteurs", "fiche_source"
+      "genetique", "recherche", "referentiel", "repartition", "genetique_race", "reproducteurs", "export", "fiche_source"
     ])
   })
 

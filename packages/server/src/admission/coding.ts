@@ -16,7 +16,8 @@
  * anyway (the RFC allows ignoring the header rather than answering 406); when identity is refused
  * and a coding is acceptable, the body is compressed even below 1 KiB. No header: identity.
  */
-import { brotliCompressSync, constants, deflateSync, gzipSync } from "node:zlib"
+import { brotliCompressSync, constants, createBrotliCompress, createDeflate, createGzip, deflateSync, gzipSync } from "node:zlib"
+import type { Transform } from "node:stream"
 
 export type Coding = "br" | "gzip" | "deflate" | "identity"
 
@@ -97,15 +98,25 @@ export const isCompressible = (contentType: string | undefined): boolean =>
   (contentType.startsWith("application/json") || contentType.startsWith("application/problem+json") ||
     contentType.startsWith("text/"))
 
+const BROTLI_TEXT = { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT }
+
+/** A streamed body's compressor (the exports), with the settings of `compress`. */
+export const compressor = (coding: Exclude<Coding, "identity">): Transform => {
+  switch (coding) {
+    case "br":
+      return createBrotliCompress({ params: BROTLI_TEXT })
+    case "gzip":
+      return createGzip({ level: 6 })
+    case "deflate":
+      return createDeflate({ level: 6 })
+  }
+}
+
 export const compress = (coding: Exclude<Coding, "identity">, body: Uint8Array): Uint8Array => {
   switch (coding) {
     case "br":
       return brotliCompressSync(body, {
-        params: {
-          [constants.BROTLI_PARAM_QUALITY]: 4,
-          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-          [constants.BROTLI_PARAM_SIZE_HINT]: body.length
-        }
+        params: { ...BROTLI_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: body.length }
       })
     case "gzip":
       return gzipSync(body, { level: 6 })

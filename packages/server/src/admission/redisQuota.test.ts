@@ -7,7 +7,8 @@
  */
 import { NodeRedis } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { fromRecords } from "@equides/domain"
+import { fromRecords, type SourceRecord } from "@equides/domain"
+import { idN } from "@equides/domain/testing"
 import { Context, Duration, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { HttpServer } from "effect/http"
@@ -46,7 +47,7 @@ const eventually = <A>(what: string, ms: number, check: Effect.Effect<A | undefi
   })
 
 /** A test server over FAMILY whose quota lives in the Redis at `url` (under `prefix`). */
-const sharedServer = (url: string, prefix: string, quota: Pick<ServerSettings, "rateLimitRate" | "rateLimitBurst">) =>
+const sharedServer = (url: string, prefix: string, quota: Pick<ServerSettings, "rateLimitRate" | "rateLimitBurst">, records: ReadonlyArray<SourceRecord> = FAMILY) =>
   Effect.gen(function*() {
     const settings = { ...quota, rateLimitStore: url as ServerSettings["rateLimitStore"], rateLimitPrefix: prefix }
     const store = Layer.effect(
@@ -61,7 +62,7 @@ const sharedServer = (url: string, prefix: string, quota: Pick<ServerSettings, "
         timeout: Duration.seconds(2)
       })
     )
-    const context = yield* Layer.build(testServer(fromRecords(FAMILY), { settings }).pipe(Layer.provide(store)))
+    const context = yield* Layer.build(testServer(fromRecords(records), { settings }).pipe(Layer.provide(store)))
     const address = Context.get(context, HttpServer.HttpServer).address
     const gatekeeper = Context.get(context, Admission)
     yield* eventually("the store is up", 10_000, Effect.sync(() => (gatekeeper.quota?.up === true ? true : undefined)))
@@ -149,6 +150,31 @@ describe.skipIf(program === undefined)("the quota shared through Redis", () => {
       yield* exhaust(allowance)
       assert.isAtLeast(admitted, allowance)
       assert.isAtMost(admitted, allowance + overshoot)
+    }), { timeout: 60_000 })
+
+  it.live("an export is paced through the shared buckets: it waits for their refill, and Redis holds what it took", () =>
+    Effect.gen(function*() {
+      const server = yield* redis
+      const client = yield* redisClient(server.url)
+      const records = Array.from({ length: 2500 }, (_, i) => ({ ...FAMILY[i % FAMILY.length], id: idN(20_000 + i), nom: `EXPORT ${i}` }))
+      const quota = { rateLimitRate: 50, rateLimitBurst: 20 }
+      const { baseUrl } = yield* sharedServer(server.url, "q4:", quota, records)
+      const started = Date.now()
+      const reply = yield* rawCall(baseUrl, "/v1/export/equides")
+      const seconds = (Date.now() - started) / 1000
+      assert.strictEqual(reply.status, 200)
+      assert.strictEqual(reply.body.toString().split("\n").length - 1, records.length)
+      const units = Math.floor(reply.body.length / 16_384)
+      const allowance = localUnitsOf({ rateLimitBurst: quota.rateLimitBurst, rateLimitLocalUnits: undefined })
+      // More than the burst and the local allowance together: the rest came from the refill, at its rate.
+      assert.isAbove(units, quota.rateLimitBurst + allowance + 10)
+      assert.isAtLeast(seconds, (units - quota.rateLimitBurst - allowance) / quota.rateLimitRate)
+      // Redis saw the units: the shared bucket is nearly spent once the replica has reconciled.
+      yield* eventually("Redis holds the export's units", 10_000, Effect.gen(function*() {
+        const keys = yield* client.send<Array<string>>("KEYS", "q4:*")
+        const level = keys.length === 1 ? Number(yield* client.send<string>("HGET", keys[0]!, "l")) : undefined
+        return level !== undefined && level < quota.rateLimitBurst / 2 ? level : undefined
+      }))
     }), { timeout: 60_000 })
 
   it.live("Redis gone: requests pass (fail open), the metric and /readyz say so; Redis back: the quota applies again", () =>

@@ -37,7 +37,7 @@ const STRICT: SchemaAST.ParseOptions = { onExcessProperty: "error" }
  * A request's query decoded by the API's definition of a route's parameters (as HttpApi does):
  * undefined when it refuses. Most lookups carry no query: its decoding (the defaults) is taken once.
  */
-const orRefused = <A>(decode: (input: unknown, options: SchemaAST.ParseOptions) => Exit.Exit<A, unknown>) => {
+export const orRefused = <A>(decode: (input: unknown, options: SchemaAST.ParseOptions) => Exit.Exit<A, unknown>) => {
   const decoded = (query: Query): A | undefined => {
     const exit = decode(query, STRICT)
     return Exit.isSuccess(exit) ? exit.value : undefined

@@ -4,7 +4,7 @@
  * and facet counts by race, sex and coat for the current selection (`/v1/stats/repartition`). A
  * facet value adds its filter to the URL; an active one removes it.
  */
-import { foldValue, type Meta, type PageResumes, paginationLinks, type Repartition, SEXES, TRIS } from "@equides/domain"
+import { FILTER_PARAMETERS, foldValue, type Meta, type PageResumes, paginationLinks, type Repartition, SEXES, TRIS } from "@equides/domain"
 import { type Html, html } from "./html.ts"
 import { frenchNumber, layout } from "./layout.ts"
 import { ABSENT, horseLink, pager } from "./links.ts"
@@ -122,6 +122,17 @@ ${datalist("l-race", suggestions.race)}${datalist("l-robe", suggestions.robe)}${
 </form>`
 }
 
+const FILTER_NAMES: ReadonlySet<string> = new Set(FILTER_PARAMETERS)
+
+/** The whole selection as a file: the export of the page's filters (its order and paging dropped: an export is in file order). */
+const downloads = (pairs: Pairs): Html => {
+  const filters = pairs.filter(([name]) => FILTER_NAMES.has(name))
+  const exportOf = (format: string) => `/v1/export/equides${queryString([["format", format], ...filters])}`
+  return html`<p class="downloads">Toute la sélection, dans l'ordre du fichier : <a href="${exportOf("csv")}" download>Télécharger (CSV)</a> <a href="${
+    exportOf("ndjson")
+  }" download>(NDJSON)</a></p>`
+}
+
 const results = (pairs: Pairs, page: PageResumes): Html => {
   const { total, limite, offset } = page.pagination
   const links = paginationLinks(EXPLORER_LIST, pairs, offset, limite, total)
@@ -129,6 +140,7 @@ const results = (pairs: Pairs, page: PageResumes): Html => {
   const last = Math.min(total, offset + page.donnees.length)
   const nav = pager("Pages de résultats", links, total === 0 ? "" : `${frenchNumber(first)} à ${frenchNumber(last)} sur ${frenchNumber(total)}`)
   return html`<p role="status"><strong>${frenchNumber(total)}</strong> équidé${total > 1 ? "s" : ""} ${total > 1 ? "correspondent" : "correspond"} aux filtres.</p>
+${total === 0 ? "" : downloads(pairs)}
 ${links.note === undefined ? "" : html`<p class="note">${links.note}</p>`}
 ${total === 0 ? "" : html`${nav}<div class="table-wrap"><table>
 <caption class="skip">Résultats</caption>

@@ -20,6 +20,7 @@ import { type Addressee, type Answer, ownOf, shapeAnswer } from "../admission/an
 import { negotiateUncached } from "../admission/coding.ts"
 import { type Exchange, type Gatekeeper, handOver } from "../admission/Gatekeeper.ts"
 import { type DirectLane, isLaneRoute } from "../execution/directLane.ts"
+import { type ExportLane, isExportRoute } from "../export/exportLane.ts"
 import { internalError } from "../problems.ts"
 import type { Registry } from "../telemetry.ts"
 import { type DefectReport, reportDefect } from "./defects.ts"
@@ -46,13 +47,15 @@ const UNADMITTED: Addressee = { route: undefined, vary: "Accept-Encoding", negot
 /**
  * `lane`: the lookups answered here too (`execution/directLane.ts`), in the lane's share of each
  * turn (`turns`); without it, they go to the application. `onDefect`: how a throw is logged.
+ * `exportLane`: the exports streamed from here (`export/exportLane.ts`).
  */
 export const makeFrontDoor = (
   gatekeeper: Gatekeeper,
   registry: Registry,
   lane?: DirectLane,
   turns?: Turns,
-  onDefect: DefectReport = reportDefect
+  onDefect: DefectReport = reportDefect,
+  exportLane?: ExportLane
 ): FrontDoor => {
   const laneTurns = turns ?? makeTurns(LANE_BUDGET_MS, setImmediate, () => performance.now(), onDefect)
 
@@ -118,6 +121,14 @@ export const makeFrontDoor = (
       }
     } catch (defect) {
       answerDefect(defect, exchange, response)
+      return true
+    }
+    if (exchange.verdict === "route" && isExportRoute(exchange.route) && exportLane !== undefined) {
+      try {
+        exportLane(exchange, request, response, handOn)
+      } catch (defect) {
+        answerDefect(defect, exchange, response)
+      }
       return true
     }
     if (exchange.verdict !== "route" || lane === undefined || !isLaneRoute(exchange.route)) {

@@ -9,7 +9,7 @@
  * process exits 0.
  */
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { Dataset } from "@equides/domain"
+import { Dataset, rowsOfBytes } from "@equides/domain"
 import { loadDataset } from "@equides/ingest"
 import { shareDataset } from "@equides/ingest/shared"
 import { Cause, Context, Duration, Effect, Exit, Layer, LogLevel, References, Runtime } from "effect"
@@ -21,6 +21,10 @@ import { makeApp } from "../App.ts"
 import { ROUTER_CONFIG } from "../admission/routes.ts"
 import { DEFAULT_SETTINGS, logLevelConfig, serverConfig, Settings } from "../config.ts"
 import { makeDirectLane } from "../execution/directLane.ts"
+import { exportRows } from "../export/exportBody.ts"
+import { isUnfilteredExport, makeExportLane, type RowsOf } from "../export/exportLane.ts"
+import { parquetFileName, parquetPath } from "../export/parquet.ts"
+import { makeParquetOf } from "../export/parquetFile.ts"
 import { Executor, QueryThreads } from "../execution/Executor.ts"
 import { quotaLayer } from "../admission/redisQuota.ts"
 import { Release } from "../release.ts"
@@ -141,11 +145,32 @@ export const makeNodeServer = (frontDoor?: FrontDoor): Server => new PublicServe
  */
 export const publicListener = (options: NodeHttpServer.Options, frontDoor = true) =>
   Layer.unwrap(Effect.gen(function*() {
-    const door = frontDoor
-      ? makeFrontDoor(yield* Admission, yield* Telemetry, makeDirectLane(yield* Dataset), undefined, reportDefectWith(yield* Effect.context<never>()))
-      : undefined
+    const door = frontDoor ? yield* exportingFrontDoor : undefined
     return NodeHttpServer.layer(() => makeNodeServer(door), options)
   }))
+
+/** The front door over the server's `Admission`, with its direct lane and its export lane. */
+const exportingFrontDoor = Effect.gen(function*() {
+  const gatekeeper = yield* Admission
+  const registry = yield* Telemetry
+  const data = yield* Dataset
+  const settings = yield* Settings
+  const executor = yield* Executor
+  const rowsOf: RowsOf = (query) =>
+    isUnfilteredExport(query)
+      ? Promise.resolve(exportRows(data, undefined))
+      : Effect.runPromise(Effect.match(executor.answer({ endpoint: "exportRows", query }), {
+        onFailure: () => undefined,
+        onSuccess: (bytes) => exportRows(data, rowsOfBytes(bytes))
+      }))
+  const onDefect = reportDefectWith(yield* Effect.context<never>())
+  const parquetOf = makeParquetOf(parquetPath(data, settings.exportDir), parquetFileName(data), (path) => Effect.runPromise(executor.writeParquet(path)))
+  // At start: on a query worker, while the server already serves (the first request waits for the same write).
+  if (settings.exportParquet === "start" && data.size > 0) parquetOf().catch(onDefect)
+  const exports = makeExportLane(gatekeeper, data, registry, rowsOf, parquetOf, settings.exportConcurrency, settings.rateLimitRate, onDefect)
+  registry.gauge("equides_exports_running", "Exports streaming now (at most EXPORT_CONCURRENCY).", exports.running)
+  return makeFrontDoor(gatekeeper, registry, makeDirectLane(data), undefined, onDefect, exports)
+})
 
 /** The server over the given handlers of the `stats` group (the shutdown test injects slow ones). */
 export const makeServerLive = (stats: StatsGroup = StatsHandlers) =>

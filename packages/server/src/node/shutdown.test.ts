@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { connect, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { idN } from "@equides/domain/testing"
 import { FAMILY, SIRE } from "../testing/family.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "equides-shutdown-"))
@@ -194,6 +195,38 @@ describe("process lifecycle", () => {
         assert.strictEqual(code, 0, child.output())
         assert.isTrue(idleClosedByServer, "the idle connection was closed by the server")
         idle.destroy()
+      } finally {
+        child.process.kill("SIGKILL")
+      }
+    }), 30_000)
+
+  it.live("SIGTERM during an export: the stream runs to its end within the grace, then the process exits 0", () =>
+    Effect.promise(async () => {
+      // 3 000 records (~1.4 MB of NDJSON, ~85 units), paced at 60 units a second after a burst of 10: over a second of stream.
+      const file = join(dir, "export.jsonl")
+      const records = Array.from({ length: 3000 }, (_, i) => ({ ...FAMILY[i % FAMILY.length], id: idN(10_000 + i), nom: `EXPORT ${i}` }))
+      writeFileSync(file, records.map((record) => JSON.stringify(record)).join("\n") + "\n")
+      const port = await freePort()
+      const base = `http://127.0.0.1:${port}`
+      const child = start("../main.ts", { PORT: String(port), DATA_FILE: file, RATE_LIMIT_RATE: "60", RATE_LIMIT_BURST: "10", WORKERS: "0" })
+      try {
+        await ready(child, base)
+        let received = 0
+        const body = fetch(`${base}/v1/export/equides`).then(async (response) => {
+          let text = ""
+          const decoder = new TextDecoder()
+          for await (const chunk of response.body!) {
+            received += chunk.length
+            text += decoder.decode(chunk, { stream: true })
+          }
+          return text
+        })
+        await until(() => received > 0, child)
+        child.process.kill("SIGTERM")
+        const text = await body
+        assert.strictEqual(text.split("\n").length - 1, records.length)
+        const { code } = await child.exited
+        assert.strictEqual(code, 0, child.output())
       } finally {
         child.process.kill("SIGKILL")
       }

@@ -6,7 +6,10 @@ import type { Dataset } from "@equides/domain"
 import { Effect, Layer } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientRequest, HttpRouter, HttpServer } from "effect/http"
 import { request as httpRequest } from "node:http"
+import { mkdtempSync } from "node:fs"
 import { connect } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { Admission } from "../admission/Gatekeeper.ts"
 import { ROUTER_CONFIG } from "../admission/routes.ts"
 import { makeApp } from "../App.ts"
@@ -64,7 +67,8 @@ export const testServer = <E>(dataset: Layer.Layer<Dataset, E>, options: TestSer
     Layer.provide(options.release === undefined ? Release.layer : Layer.succeed(Release, options.release)),
     Layer.provide(options.executor ?? Executor.layer),
     Layer.provide(dataset),
-    Layer.provideMerge(Layer.mergeAll(settingsLayer({ ...TEST_SETTINGS, ...options.settings }), Telemetry.layer))
+    // A directory of its own for the Parquet export: test datasets share one fingerprint (zeros), so one name.
+    Layer.provideMerge(Layer.mergeAll(settingsLayer({ ...TEST_SETTINGS, exportDir: mkdtempSync(join(tmpdir(), "equides-exports-")), ...options.settings }), Telemetry.layer))
   )
 
 /** The test server's address (`http://127.0.0.1:<port>`), for raw calls. */

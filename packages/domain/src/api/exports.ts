@@ -1,0 +1,67 @@
+/** Group `export`: a whole selection as a file (design 7), NDJSON or CSV, streamed. */
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { discoveryKey } from "./discoveryPlace.ts"
+import { filterDefs, PUBLISHED_FILTERS } from "./filterParams.ts"
+import { Disponibilite } from "./middleware.ts"
+import { documented, NoQuery, oneOf, params } from "./params.ts"
+
+/** The formats of a selection's export; its own module, not `vocabulary.ts` (in the snapshot builder's signature). */
+export const EXPORT_FORMATS = ["ndjson", "csv"] as const
+
+export const EXPORT_NDJSON_TYPE = "application/x-ndjson; charset=utf-8"
+export const EXPORT_CSV_TYPE = "text/csv; charset=utf-8; header=present"
+
+export const exportQuery = params("query", {
+  ...filterDefs,
+  format: oneOf(EXPORT_FORMATS, {
+    default: "ndjson",
+    description:
+      "ndjson (une fiche Equide par ligne, octet pour octet celle de GET /v1/equides/{id}) ou csv (RFC 4180, fins de ligne CRLF, en-tête ; " +
+      "pere, mere, pere_de_mere aplatis en _id, _nom, _race, _fiche_disponible ; performances en une cellule JSON)."
+  })
+})
+
+const ExportNdjson = Schema.String.pipe(HttpApiSchema.asText({ contentType: "application/x-ndjson" })).annotate({
+  description: "Une fiche Equide (JSON) par ligne, dans l'ordre du fichier source"
+})
+
+const ExportCsv = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/csv" })).annotate({
+  description: "CSV RFC 4180 (CRLF, en-tête), une ligne par fiche, dans l'ordre du fichier source"
+})
+
+/** The media type of Parquet (registered with IANA in 2024). */
+export const PARQUET_TYPE = "application/vnd.apache.parquet"
+
+const ExportParquet = Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: PARQUET_TYPE })).annotate({
+  description: "L'extraction entière en un fichier Parquet (colonnes typées, compression snappy)"
+})
+
+export class ExportApi extends HttpApiGroup.make("export")
+  .add(
+    HttpApiEndpoint.get("equides", "/v1/export/equides", {
+      query: exportQuery.fields,
+      success: [ExportNdjson, ExportCsv]
+    }).annotateMerge(discoveryKey("export", { parameters: [...PUBLISHED_FILTERS, "format"] }))
+      .annotateMerge(documented(exportQuery)).annotateMerge(OpenApi.annotations({
+      summary: "Exporter une sélection entière (NDJSON ou CSV)",
+      description:
+        "Toutes les fiches de la sélection (mêmes filtres que GET /v1/equides), dans l'ordre du fichier, sans limite de profondeur, en flux " +
+        "(Content-Disposition: attachment). Le quota est prélevé au fil du corps (1 unité par 16 Kio) : quand il est épuisé, le flux attend " +
+        "la recharge au lieu d'échouer ; les en-têtes RateLimit décrivent l'état au départ. Au plus EXPORT_CONCURRENCY exports à la fois (503 au-delà)."
+    })),
+    HttpApiEndpoint.get("equidesParquet", "/v1/export/equides.parquet", {
+      query: NoQuery,
+      success: ExportParquet
+    }).annotateMerge(discoveryKey("export_parquet"))
+      .annotateMerge(OpenApi.annotations({
+      summary: "L'extraction entière en Parquet",
+      description:
+        "Toutes les fiches, dans l'ordre du fichier, en un fichier Parquet par jeu de données (nommé d'après son empreinte) : colonnes de l'export CSV, " +
+        "entiers INT32, booléens, textes UTF-8, absences nulles, performances en chaîne JSON ; compression snappy. Écrit à la première demande " +
+        "(ou au démarrage), puis servi depuis le disque, avec ETag, 304 et Range (206). Le quota est prélevé au fil du corps comme pour les autres exports."
+    }))
+  )
+  .middleware(Disponibilite)
+  .annotateMerge(OpenApi.annotations({ title: "export", description: "Exports : une sélection entière en un fichier" }))
+{}

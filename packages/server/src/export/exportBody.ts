@@ -1,0 +1,97 @@
+/**
+ * The body of a selection's export (design 7), written a chunk at a time: NDJSON, each line the
+ * bytes `GET /v1/equides/{id}` answers (the same record, the same encoder) and a line feed; or CSV
+ * (RFC 4180, CRLF) with each link flattened into four cells and the performances as one JSON cell.
+ * Pure: the server decides where chunks are written and when (back-pressure, quota).
+ */
+import { type DatasetData, equide, Equide, EXPORT_CSV_TYPE, type EXPORT_FORMATS, EXPORT_NDJSON_TYPE, type Reference } from "@equides/domain"
+import { jsonTextEncoder } from "@equides/domain/answers"
+import { csvCell } from "@equides/ingest"
+import type { Own } from "../own.ts"
+
+export type ExportFormat = typeof EXPORT_FORMATS[number]
+
+const LINKS = ["pere", "mere", "pere_de_mere"] as const
+const LINK_FIELDS = ["id", "nom", "race", "fiche_disponible"] as const
+
+/** The CSV columns, in order (issue 30). */
+export const EXPORT_CSV_COLUMNS: ReadonlyArray<string> = [
+  "id",
+  "nom",
+  "slug",
+  "url",
+  "race",
+  "sexe",
+  "nombre_de_descendants",
+  "annee_naissance",
+  "robe",
+  "filiation_texte",
+  ...LINKS.flatMap((link) => LINK_FIELDS.map((field) => `${link}_${field}`)),
+  "performances"
+]
+
+const utf8 = new TextEncoder()
+
+const optional = (value: string | number | boolean | undefined): string => value === undefined ? "" : csvCell(String(value))
+
+const linkCells = (link: Reference | undefined): string =>
+  link === undefined ? ",,," : `${optional(link.id)},${optional(link.nom)},${optional(link.race)},${optional(link.fiche_disponible)}`
+
+/** One record's CSV line, CRLF included. */
+const csvLine = (record: Equide): string =>
+  `${csvCell(record.id)},${csvCell(record.nom)},${csvCell(record.slug)},${csvCell(record.url)},${csvCell(record.race)},${record.sexe},` +
+  `${record.nombre_de_descendants},${optional(record.annee_naissance)},${optional(record.robe)},${optional(record.filiation_texte)},` +
+  `${linkCells(record.pere)},${linkCells(record.mere)},${linkCells(record.pere_de_mere)},` +
+  `${record.performances === undefined ? "" : csvCell(JSON.stringify(record.performances))}\r\n`
+
+/** The header line, CRLF included. */
+export const CSV_HEADER_LINE: Uint8Array = utf8.encode(`${EXPORT_CSV_COLUMNS.join(",")}\r\n`)
+
+const equideJson = jsonTextEncoder(Equide)
+
+/**
+ * The rows of a selection to export, in file order: `rows` ascending, or every row of `data` when
+ * `rows` is undefined (no filter).
+ */
+export interface ExportRows {
+  readonly count: number
+  readonly at: (i: number) => number
+}
+
+export const exportRows = (data: DatasetData, rows: Uint32Array | undefined): ExportRows =>
+  rows === undefined ? { count: data.size, at: (i) => i } : { count: rows.length, at: (i) => rows[i] }
+
+/**
+ * Records `from`, `from + 1`… of `rows` written in `format` until about `chunkBytes` (at least one
+ * record, unless none is left): the chunk's bytes and the index of the next record.
+ */
+export const exportChunk = (
+  data: DatasetData,
+  rows: ExportRows,
+  from: number,
+  format: ExportFormat,
+  chunkBytes: number
+): { readonly bytes: Uint8Array; readonly next: number } => {
+  let next = from
+  let text = ""
+  // UTF-16 length: a close enough measure of the chunk's size in bytes (names are mostly ASCII).
+  // One encoding per chunk: the record route's text (its schema's), then UTF-8 once.
+  if (format === "ndjson") while (next < rows.count && text.length < chunkBytes) text += `${equideJson(equide(data, rows.at(next++)))}\n`
+  else while (next < rows.count && text.length < chunkBytes) text += csvLine(equide(data, rows.at(next++)))
+  return { bytes: utf8.encode(text), next }
+}
+
+/** `equides-<the dataset fingerprint's first 12 hex digits>.<extension>`: one name per dataset and format. */
+export const exportFileName = (data: DatasetData, extension: ExportFormat | "parquet"): string =>
+  `equides-${data.provenance.fingerprint.slice(0, 12)}.${extension}`
+
+/** The head of an export (its body streamed apart); a 304 when `If-None-Match: *` asked for any current representation. */
+export const exportHead = (data: DatasetData, format: ExportFormat, wildcard: boolean): Own =>
+  wildcard ? { status: 304, headers: {}, body: undefined } : {
+    status: 200,
+    headers: {
+      "content-type": format === "csv" ? EXPORT_CSV_TYPE : EXPORT_NDJSON_TYPE,
+      "content-disposition": `attachment; filename="${exportFileName(data, format)}"`
+    },
+    body: undefined
+  }

@@ -1,0 +1,141 @@
+/**
+ * `GET /v1/export/equides.parquet`: the file written once in `EXPORT_DIR` (on a query worker),
+ * read back by DuckDB equal to the records (same count, order and values, typed columns), then
+ * served from disk with ETag, 304, HEAD and Range (206, 416); the byte ranges parsed as RFC 9110 says.
+ */
+import { DuckDBInstance } from "@duckdb/node-api"
+import { assert, describe, it, layer } from "@effect/vitest"
+import { fromRecords, type SourceRecord } from "@equides/domain"
+import { idN } from "@equides/domain/testing"
+import { Effect } from "effect"
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { call, raw, testServer } from "../testing/server.ts"
+import { eventually } from "../testing/time.ts"
+import { EXPORT_CSV_COLUMNS } from "./exportBody.ts"
+import { rangeOf } from "./parquetFile.ts"
+
+const RECORDS: ReadonlyArray<SourceRecord> = Array.from({ length: 1200 }, (_, i): SourceRecord => ({
+  id: idN(i + 1),
+  nom: i % 9 === 0 ? `NOM "${i}", ÉTÉ` : `CHEVAL ${i}`,
+  race: i % 2 === 0 ? "Selle Francais" : "Pur Sang",
+  sexe: i % 3 === 0 ? "Femelle" : "Male",
+  ...(i % 11 === 0 ? {} : { annee_naissance: 1980 + (i % 40) }),
+  ...(i % 5 === 0 ? {} : { robe: "Bai" }),
+  ...(i > 10 && i % 2 === 0 ? { pere: { id: idN((i % 10) + 1), nom: "PERE", race: "SF" } } : {}),
+  ...(i % 4 === 0 ? { mere: { nom: "MERE ABSENTE", race: "PS" } } : {}),
+  ...(i % 6 === 0 ? { performances: [{ discipline: "CSO", indices: [{ code: "ISO", valeur: "+130", annee: 2020 }] }] } : {})
+}))
+
+const PARQUET = "/v1/export/equides.parquet"
+const dir = mkdtempSync(join(tmpdir(), "equides-parquet-"))
+
+/** A row as DuckDB reads it, in the NDJSON record's shape (absent values dropped). */
+const asRecord = (row: Record<string, unknown>): Record<string, unknown> => {
+  const out: Record<string, unknown> = {}
+  for (const key of ["id", "nom", "slug", "url", "race", "sexe", "nombre_de_descendants", "annee_naissance", "robe", "filiation_texte"]) {
+    if (row[key] !== null) out[key] = row[key]
+  }
+  for (const link of ["pere", "mere", "pere_de_mere"]) {
+    const value: Record<string, unknown> = {}
+    for (const field of ["id", "nom", "race", "fiche_disponible"]) if (row[`${link}_${field}`] !== null) value[field] = row[`${link}_${field}`]
+    if (Object.keys(value).length > 0) out[link] = value
+  }
+  if (row.performances !== null) out.performances = JSON.parse(String(row.performances))
+  return out
+}
+
+describe("parquet", () => {
+  it("reads one byte range as RFC 9110 says", () => {
+    assert.deepStrictEqual(rangeOf("bytes=0-9", 100), { start: 0, end: 9 })
+    assert.deepStrictEqual(rangeOf("bytes=90-", 100), { start: 90, end: 99 })
+    assert.deepStrictEqual(rangeOf("bytes=-10", 100), { start: 90, end: 99 })
+    assert.deepStrictEqual(rangeOf("bytes=-500", 100), { start: 0, end: 99 })
+    assert.deepStrictEqual(rangeOf("bytes=50-500", 100), { start: 50, end: 99 })
+    assert.strictEqual(rangeOf("bytes=100-", 100), "unsatisfiable")
+    assert.strictEqual(rangeOf("bytes=-0", 100), "unsatisfiable")
+    assert.isUndefined(rangeOf("bytes=0-1,5-6", 100))
+    assert.isUndefined(rangeOf("bytes=9-1", 100))
+    assert.isUndefined(rangeOf("items=0-1", 100))
+    assert.isUndefined(rangeOf(undefined, 100))
+  })
+
+  layer(testServer(fromRecords(RECORDS), { settings: { exportDir: dir, workers: 1 } }), { timeout: 60_000 })("served", (it) => {
+    it.effect("written once on a query worker; read back by DuckDB equal to the records", () =>
+      Effect.gen(function*() {
+        const reply = yield* raw(PARQUET)
+        assert.strictEqual(reply.status, 200)
+        assert.strictEqual(reply.headers["content-type"], "application/vnd.apache.parquet")
+        assert.strictEqual(reply.headers["accept-ranges"], "bytes")
+        assert.strictEqual(reply.headers["content-length"], String(reply.body.length))
+        const name = /^attachment; filename="(equides-[0-9a-f]{12}\.parquet)"$/.exec(reply.headers["content-disposition"]!)?.[1]
+        assert.isDefined(name)
+        assert.deepStrictEqual(readdirSync(dir), [name])
+        const downloaded = join(dir, "downloaded.parquet")
+        writeFileSync(downloaded, reply.body)
+        const rows = yield* Effect.promise(async () => {
+          const instance = await DuckDBInstance.create(":memory:")
+          const connection = await instance.connect()
+          const types = (await connection.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${downloaded}')`)).getRowObjectsJson()
+          const read = (await connection.runAndReadAll(`SELECT * FROM read_parquet('${downloaded}')`)).getRowObjectsJS()
+          connection.closeSync()
+          instance.closeSync()
+          return { names: types.map((t) => t.column_name), types: Object.fromEntries(types.map((t) => [t.column_name, t.column_type])), read }
+        })
+        // The CSV export's columns, in its order.
+        assert.deepStrictEqual(rows.names, [...EXPORT_CSV_COLUMNS])
+        assert.strictEqual(rows.types.nombre_de_descendants, "INTEGER")
+        assert.strictEqual(rows.types.annee_naissance, "INTEGER")
+        assert.strictEqual(rows.types.pere_fiche_disponible, "BOOLEAN")
+        assert.strictEqual(rows.types.nom, "VARCHAR")
+        const ndjson = (yield* call("/v1/export/equides")).text.split("\n").slice(0, -1).map((line) => JSON.parse(line))
+        assert.strictEqual(rows.read.length, RECORDS.length)
+        assert.deepStrictEqual(rows.read.map(asRecord), ndjson)
+      }))
+
+    it.effect("ETag, 304, HEAD and Range", () =>
+      Effect.gen(function*() {
+        const whole = yield* raw(PARQUET)
+        const etag = whole.headers["etag"]!
+        assert.strictEqual((yield* raw(PARQUET, { headers: { "if-none-match": etag } })).status, 304)
+        const head = yield* raw(PARQUET, { method: "HEAD" })
+        assert.strictEqual(head.status, 200)
+        assert.strictEqual(head.headers["content-length"], String(whole.body.length))
+        assert.strictEqual(head.body.length, 0)
+        const part = yield* raw(PARQUET, { headers: { range: "bytes=4-99" } })
+        assert.strictEqual(part.status, 206)
+        assert.strictEqual(part.headers["content-range"], `bytes 4-99/${whole.body.length}`)
+        assert.isTrue(part.body.equals(whole.body.subarray(4, 100)))
+        const tail = yield* raw(PARQUET, { headers: { range: "bytes=-8" } })
+        assert.strictEqual(tail.status, 206)
+        assert.strictEqual(tail.body.toString("latin1").slice(4), "PAR1")
+        const past = yield* raw(PARQUET, { headers: { range: `bytes=${whole.body.length}-` } })
+        assert.strictEqual(past.status, 416)
+        assert.strictEqual(past.headers["content-range"], `bytes */${whole.body.length}`)
+        const stale = yield* raw(PARQUET, { headers: { range: "bytes=0-9", "if-range": "\"another\"" } })
+        assert.strictEqual(stale.status, 200)
+        assert.strictEqual((yield* call(`${PARQUET}?format=csv`)).status, 400)
+      }))
+  })
+
+  const early = mkdtempSync(join(tmpdir(), "equides-parquet-start-"))
+  layer(testServer(fromRecords(RECORDS), { settings: { exportDir: early, exportParquet: "start" } }), { timeout: 60_000 })("EXPORT_PARQUET=start", (it) => {
+    it.effect("the file is written at start, before any request asks for it", () =>
+      Effect.gen(function*() {
+        yield* eventually(() => readdirSync(early).some((name) => /^equides-[0-9a-f]{12}\.parquet$/.test(name)))
+        assert.strictEqual((yield* raw(PARQUET)).status, 200)
+      }))
+  })
+
+  layer(testServer(fromRecords(RECORDS), { settings: { exportDir: join(dir, "missing", "directory") } }))("unwritable EXPORT_DIR", (it) => {
+    it.effect("a write that fails is a 500 problem, not a hang; the next request tries again", () =>
+      Effect.gen(function*() {
+        for (let i = 0; i < 2; i++) {
+          const reply = yield* call(PARQUET)
+          assert.strictEqual(reply.status, 500)
+          assert.strictEqual(reply.headers["content-type"], "application/problem+json")
+        }
+      }))
+  })
+})

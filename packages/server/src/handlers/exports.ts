@@ -1,0 +1,46 @@
+/**
+ * Handlers of the `export` group. The front door streams exports itself (`export/exportLane.ts`:
+ * its concurrency limit, compression, back-pressure); a request it leaves here is one it refused
+ * (answered 400 by the API's decoding or the selection's refusal, before any byte) or one no
+ * front door saw (debug logging): that one is streamed by the platform, paced the same way,
+ * uncompressed (the Parquet file whole, unpaced, without `Range`).
+ */
+import { Api, Dataset, PARQUET_TYPE, rowsOfBytes } from "@equides/domain"
+import { Effect, Stream } from "effect"
+import { HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { Admission, admittedAt } from "../admission/Gatekeeper.ts"
+import { Settings } from "../config.ts"
+import { Executor } from "../execution/Executor.ts"
+import { exportHead, exportRows } from "../export/exportBody.ts"
+import { exportBody } from "../export/exportStream.ts"
+import { Pacer, realClock } from "../export/pacing.ts"
+import { parquetFileName, parquetPath } from "../export/parquet.ts"
+import { makeParquetOf } from "../export/parquetFile.ts"
+import { createReadStream } from "node:fs"
+import { fromInvalidParameter } from "../problems.ts"
+
+export const ExportHandlers = HttpApiBuilder.group(
+  Api,
+  "export",
+  Effect.fnUntraced(function*(handlers) {
+    const data = yield* Dataset
+    const executor = yield* Executor
+    const gatekeeper = yield* Admission
+    const { exportDir, rateLimitRate } = yield* Settings
+    const parquetOf = makeParquetOf(parquetPath(data, exportDir), parquetFileName(data), (path) => Effect.runPromise(executor.writeParquet(path)))
+    return handlers.handle("equides", ({ query, request }) =>
+      Effect.map(Effect.mapError(executor.answer({ endpoint: "exportRows", query }), fromInvalidParameter), (bytes) => {
+        const format = query.format ?? "ndjson"
+        const head = exportHead(data, format, false)
+        const caller = admittedAt(request.source)?.caller ?? ""
+        const pacer = new Pacer(gatekeeper.quota, caller, rateLimitRate, realClock)
+        const body = exportBody(data, exportRows(data, rowsOfBytes(bytes)), format, pacer, new AbortController().signal)
+        return HttpServerResponse.stream(Stream.fromAsyncIterable(body, (error) => error), { headers: head.headers })
+      })).handle("equidesParquet", () =>
+      Effect.map(Effect.promise(parquetOf), (file) =>
+        HttpServerResponse.stream(Stream.fromAsyncIterable(createReadStream(file.path), (error) => error), {
+          headers: { "content-type": PARQUET_TYPE, "content-length": String(file.size), "content-disposition": `attachment; filename="${file.name}"` }
+        })))
+  })
+)
