@@ -18,7 +18,7 @@ import { Etalons } from "../schemas/etalons.ts"
 import { idPath } from "./equides.ts"
 import { executionCost } from "./executionCost.ts"
 import { Disponibilite } from "./middleware.ts"
-import { PUBLISHED_FILTERS } from "./filterParams.ts"
+import { FILTER_PARAMETERS } from "../vocabulary.ts"
 import type { EtalonsQuery } from "./answers.ts"
 import { etalonsQuery } from "./queries.ts"
 import { documented, int, params, requiredText } from "./params.ts"
@@ -150,7 +150,7 @@ export class ConsanguiniteApi extends HttpApiGroup.make("consanguinite")
       error: Introuvable
     }).annotateMerge(discoveryKey("choix_etalon", {
       after: "accouplement",
-      parameters: ["mere", ...PUBLISHED_FILTERS.filter((name) => name !== "sexe"), "coefficient_max", "limite", "offset"]
+      parameters: ["mere", ...FILTER_PARAMETERS.filter((name) => name !== "sexe"), "coefficient_max", "limite", "offset"]
     }))
       .annotateMerge(example(({ data, mating }) => {
         if (mating === undefined || foldValue(sexeOf(data, mating.mere)) !== foldValue("Femelle")) return undefined

@@ -20,7 +20,7 @@ import { listAnswer } from "./answers.ts"
 import { bytesEstimate, intOr, ROW_BYTES } from "./bytesEstimate.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
 import { executionCost } from "./executionCost.ts"
-import { PUBLISHED_FILTERS } from "./filterParams.ts"
+import { FILTER_PARAMETERS } from "../vocabulary.ts"
 import { Disponibilite } from "./middleware.ts"
 import { clampedInt, documented, int, NoQuery, params, pathText } from "./params.ts"
 import { Introuvable } from "./problems.ts"
@@ -66,7 +66,7 @@ export class EquidesApi extends HttpApiGroup.make("equides")
     HttpApiEndpoint.get("list", "/v1/equides", {
       query: listQuery.fields,
       success: PageEquides
-    }).annotateMerge(discoveryKey("liste", { parameters: [...PUBLISHED_FILTERS, "tri", "vue", "limite", "offset"] }))
+    }).annotateMerge(discoveryKey("liste", { parameters: [...FILTER_PARAMETERS, "tri", "vue", "limite", "offset"] }))
       .annotateMerge(example(({ data, race }) => {
         const url = `/v1/equides?${race === undefined ? "" : `race=${encodeURIComponent(race)}&`}tri=-annee&limite=3`
         return { url, answer: () => Result.getOrUndefined(listAnswer(data, { ...(race === undefined ? {} : { race: [race] }), tri: "-annee", limite: 3 }, url)) }

@@ -2,7 +2,8 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { discoveryKey } from "./discoveryPlace.ts"
-import { filterDefs, PUBLISHED_FILTERS } from "./filterParams.ts"
+import { FILTER_PARAMETERS } from "../vocabulary.ts"
+import { filterDefs } from "./filterParams.ts"
 import { Disponibilite } from "./middleware.ts"
 import { documented, NoQuery, oneOf, params } from "./params.ts"
 
@@ -42,7 +43,7 @@ export class ExportApi extends HttpApiGroup.make("export")
     HttpApiEndpoint.get("equides", "/v1/export/equides", {
       query: exportQuery.fields,
       success: [ExportNdjson, ExportCsv]
-    }).annotateMerge(discoveryKey("export", { parameters: [...PUBLISHED_FILTERS, "format"] }))
+    }).annotateMerge(discoveryKey("export", { parameters: [...FILTER_PARAMETERS, "format"] }))
       .annotateMerge(documented(exportQuery)).annotateMerge(OpenApi.annotations({
       summary: "Exporter une sélection entière (NDJSON ou CSV)",
       description:

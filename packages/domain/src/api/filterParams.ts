@@ -82,22 +82,3 @@ export const filterDefs = {
       "(ce qui signifie seulement qu'aucun indice n'est publié, environ les trois quarts du jeu de données). Écrit en minuscules."
   })
 } as const
-
-/**
- * The filters in the spec's order, as the discovery document's templates name them
- * (`statut_reproducteur`, added after the spec, last): the published order, kept apart from the
- * schema's (which orders the OpenAPI parameters).
- */
-export const PUBLISHED_FILTERS: ReadonlyArray<keyof typeof filterDefs> = [
-  "race",
-  "robe",
-  "sexe",
-  "discipline",
-  "indice",
-  "annee_naissance",
-  "nom",
-  "annee_min",
-  "annee_max",
-  "avec_performances",
-  "statut_reproducteur"
-]

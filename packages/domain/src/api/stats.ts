@@ -11,7 +11,7 @@ import { repartitionAnswer, reproducteursAnswer } from "./answers.ts"
 import { bytesEstimate, intOr, ROW_BYTES } from "./bytesEstimate.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
 import { executionCost } from "./executionCost.ts"
-import { PUBLISHED_FILTERS } from "./filterParams.ts"
+import { FILTER_PARAMETERS } from "../vocabulary.ts"
 import { Disponibilite } from "./middleware.ts"
 import { documented, NoQuery } from "./params.ts"
 import { repartitionQuery, reproducteursQuery } from "./queries.ts"
@@ -35,7 +35,7 @@ export class StatsApi extends HttpApiGroup.make("stats")
     HttpApiEndpoint.get("repartition", "/v1/stats/repartition", {
       query: repartitionQuery.fields,
       success: Repartition
-    }).annotateMerge(discoveryKey("repartition", { parameters: ["dimension", ...PUBLISHED_FILTERS, "limite"] }))
+    }).annotateMerge(discoveryKey("repartition", { parameters: ["dimension", ...FILTER_PARAMETERS, "limite"] }))
       .annotateMerge(example(({ data, race }) => ({
         url: `/v1/stats/repartition?dimension=robe&limite=5${race === undefined ? "" : `&race=${encodeURIComponent(race)}`}`,
         answer: () => Result.getOrUndefined(repartitionAnswer(data, { dimension: "robe", limite: 5, ...(race === undefined ? {} : { race: [race] }) }))

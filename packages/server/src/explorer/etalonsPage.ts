@@ -4,10 +4,10 @@
  * as a meter, each row linking the planned mating's common ancestors (`/v1/accouplements`).
  * Without a mare the form alone is shown; a mare's record page links here.
  */
-import { type Etalons, type Meta, paginationLinks } from "@equides/domain"
+import type { Etalons, Meta } from "@equides/domain"
 import { type Html, html } from "./html.ts"
 import { frenchNumber, layout } from "./layout.ts"
-import { ABSENT, horseLink, nameOf, pager } from "./links.ts"
+import { ABSENT, horseLink, nameOf, rankingPager } from "./links.ts"
 import { EXPLORER_MATINGS, type Pairs, queryString } from "./paths.ts"
 
 export type MatingsOutcome =
@@ -39,11 +39,8 @@ const form = (pairs: Pairs): Html =>
 </form>`
 
 const results = (pairs: Pairs, ranking: Etalons): Html => {
-  const { total, limite, offset } = ranking.pagination
-  const links = paginationLinks(EXPLORER_MATINGS, pairs, offset, limite, total)
-  const first = Math.min(total, offset + 1)
-  const last = Math.min(total, offset + ranking.donnees.length)
-  const nav = pager("Pages du classement", links, total === 0 ? "" : `${frenchNumber(first)} à ${frenchNumber(last)} sur ${frenchNumber(total)}`)
+  const { total, offset } = ranking.pagination
+  const nav = rankingPager(EXPLORER_MATINGS, pairs, ranking.pagination, ranking.donnees.length)
   const mere = ranking.mere
   return html`<p role="status"><strong>${frenchNumber(total)}</strong> étalon${total > 1 ? "s" : ""} classé${total > 1 ? "s" : ""} pour ${horseLink(mere.id, mere.nom)}${
     mere.race === "" ? "" : html` (${mere.race})`

@@ -1,7 +1,8 @@
 /** Pieces several pages share: a horse's name as a link, a parentage link, absent values. */
-import type { PaginationLinks, Reference } from "@equides/domain"
+import { type Pagination, type PaginationLinks, paginationLinks, type Reference } from "@equides/domain"
 import { type Html, html } from "./html.ts"
-import { recordPath } from "./paths.ts"
+import { frenchNumber } from "./layout.ts"
+import { type Pairs, recordPath } from "./paths.ts"
 
 /** The source may lack a name: served as `""`, shown as such. */
 export const nameOf = (nom: string | undefined): string => (nom === undefined || nom === "" ? "(sans nom)" : nom)
@@ -28,3 +29,9 @@ ${links.precedent === null ? "" : html`<a href="${links.precedent}" rel="prev">�
 <span>${position}</span>
 ${links.suivant === null ? "" : html`<a href="${links.suivant}" rel="next">Page suivante →</a>`}
 </nav>`
+
+/** The pager of a ranking page: the API's own links at `path` for the page's pairs, "1 à 20 sur 345". */
+export const rankingPager = (path: string, pairs: Pairs, { total, limite, offset }: Pagination, shown: number): Html => {
+  const position = total === 0 ? "" : `${frenchNumber(Math.min(total, offset + 1))} à ${frenchNumber(Math.min(total, offset + shown))} sur ${frenchNumber(total)}`
+  return pager("Pages du classement", paginationLinks(path, pairs, offset, limite, total), position)
+}

@@ -3,10 +3,10 @@
  * of `GET /v1/stats/reproducteurs` as a GET form, then the ranking with its pagination. Without a
  * code the form alone is shown: the page is where one chooses it.
  */
-import { type Meta, paginationLinks, type Reproducteurs } from "@equides/domain"
+import type { Meta, Reproducteurs } from "@equides/domain"
 import { type Html, html } from "./html.ts"
 import { frenchNumber, layout } from "./layout.ts"
-import { ABSENT, horseLink, pager } from "./links.ts"
+import { ABSENT, horseLink, rankingPager } from "./links.ts"
 import { EXPLORER_SIRES, type Pairs, queryString } from "./paths.ts"
 
 export type SiresOutcome =
@@ -43,11 +43,8 @@ const form = (pairs: Pairs, codes: ReadonlyArray<string>): Html => {
 }
 
 const results = (pairs: Pairs, ranking: Reproducteurs): Html => {
-  const { total, limite, offset } = ranking.pagination
-  const links = paginationLinks(EXPLORER_SIRES, pairs, offset, limite, total)
-  const first = Math.min(total, offset + 1)
-  const last = Math.min(total, offset + ranking.donnees.length)
-  const nav = pager("Pages du classement", links, total === 0 ? "" : `${frenchNumber(first)} à ${frenchNumber(last)} sur ${frenchNumber(total)}`)
+  const { total, offset } = ranking.pagination
+  const nav = rankingPager(EXPLORER_SIRES, pairs, ranking.pagination, ranking.donnees.length)
   return html`<p role="status"><strong>${frenchNumber(total)}</strong> reproducteur${total > 1 ? "s" : ""} classé${total > 1 ? "s" : ""} pour l'indice ${ranking.code}.</p>
 ${total === 0 ? "" : html`${nav}<div class="table-wrap"><table>
 <caption class="skip">Classement</caption>
