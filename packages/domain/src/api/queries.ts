@@ -22,6 +22,17 @@ import { REPARTITION_DIMENSIONS, TRIS, VUES } from "../vocabulary.ts"
 import { filterDefs } from "./filterParams.ts"
 import { clampedInt, decimal, int, oneOf, params, raw, requiredText } from "./params.ts"
 
+/** A page of a ranked or listed selection: `limite` rows from `offset`, as the list pages them. */
+const pageParams = {
+  limite: int({ minimum: MIN_LIMITE, maximum: MAX_LIMITE, default: DEFAULT_LIMITE, description: "Taille de page ; hors bornes : 400." }),
+  offset: int({
+    minimum: 0,
+    maximum: MAX_OFFSET,
+    default: 0,
+    description: "Rang de la première ligne (profondeur de pagination) ; au-delà : 400."
+  })
+}
+
 export const listQuery = params("query", {
   ...filterDefs,
   tri: oneOf(TRIS, {
@@ -30,13 +41,7 @@ export const listQuery = params("query", {
       "Ordre : naturel (ordre du fichier source), nom, annee ; préfixe - pour inverser. Les fiches sans année de naissance sont toujours en dernier, dans les deux sens."
   }),
   vue: oneOf(VUES, { default: "resume", description: "resume (Resume, par défaut) ou complet (Equide)." }),
-  limite: int({ minimum: MIN_LIMITE, maximum: MAX_LIMITE, default: DEFAULT_LIMITE, description: "Taille de page ; hors bornes : 400." }),
-  offset: int({
-    minimum: 0,
-    maximum: MAX_OFFSET,
-    default: 0,
-    description: "Rang de la première ligne (profondeur de pagination) ; au-delà : 400."
-  })
+  ...pageParams
 })
 
 export const searchQuery = params("query", {
@@ -86,13 +91,7 @@ export const reproducteursQuery = params("query", {
     default: PRODUITS_MIN_DEFAUT,
     description: "Nombre minimal de produits retenus ayant une valeur du code ; hors bornes : 400."
   }),
-  limite: int({ minimum: MIN_LIMITE, maximum: MAX_LIMITE, default: DEFAULT_LIMITE, description: "Taille de page ; hors bornes : 400." }),
-  offset: int({
-    minimum: 0,
-    maximum: MAX_OFFSET,
-    default: 0,
-    description: "Rang de la première ligne (profondeur de pagination) ; au-delà : 400."
-  })
+  ...pageParams
 })
 
 export const genetiqueQuery = params("query", {
@@ -114,11 +113,5 @@ export const etalonsQuery = params("query", {
     maximum: 1,
     description: "Seulement les étalons dont le poulain aurait un coefficient inférieur ou égal à cette valeur ; hors de 0..1 : 400."
   }),
-  limite: int({ minimum: MIN_LIMITE, maximum: MAX_LIMITE, default: DEFAULT_LIMITE, description: "Taille de page ; hors bornes : 400." }),
-  offset: int({
-    minimum: 0,
-    maximum: MAX_OFFSET,
-    default: 0,
-    description: "Rang de la première ligne (profondeur de pagination) ; au-delà : 400."
-  })
+  ...pageParams
 })
