@@ -8,7 +8,7 @@ import type { Etalons, Meta } from "@equides/domain"
 import { type Html, html } from "./html.ts"
 import { frenchNumber, layout } from "./layout.ts"
 import { ABSENT, horseLink, nameOf, rankingPager } from "./links.ts"
-import { EXPLORER_MATINGS, type Pairs, queryString } from "./paths.ts"
+import { EXPLORER_MATINGS, type Pairs, queryString, valueOf } from "./paths.ts"
 
 export type MatingsOutcome =
   | { readonly kind: "form" }
@@ -18,7 +18,6 @@ export type MatingsOutcome =
 /** The meters' scale: a foal's F of 0.25 (a parent and its offspring, full siblings) fills it. */
 const SCALE = 0.25
 
-const valueOf = (pairs: Pairs, name: string): string => pairs.find(([k]) => k === name)?.[1] ?? ""
 
 const percent = (x: number): string => `${(100 * x).toLocaleString("fr-FR", { maximumFractionDigits: 3 })} %`
 

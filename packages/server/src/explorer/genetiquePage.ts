@@ -10,7 +10,7 @@ import type { Meta, StatsGenetique } from "@equides/domain"
 import { type Html, html } from "./html.ts"
 import { frenchNumber, layout } from "./layout.ts"
 import { ABSENT, horseLink } from "./links.ts"
-import { EXPLORER_GENETICS, genetiquePath, type Pairs, queryString } from "./paths.ts"
+import { EXPLORER_GENETICS, genetiquePath, type Pairs, queryString, valueOf } from "./paths.ts"
 import { decimal } from "./reproducteursPage.ts"
 
 export type GenetiqueOutcome =
@@ -28,7 +28,6 @@ export const percent = (share: number): string =>
 /** A figure the definitions leave undefined here (Ne without ΔF, f_a without ancestors): not an absent field. */
 const UNDEFINED = html`<span class="muted">non défini</span>`
 
-const valueOf = (pairs: Pairs, name: string): string => pairs.find(([k]) => k === name)?.[1] ?? ""
 
 const WIDTH = 640
 const HEIGHT = 220

@@ -8,7 +8,7 @@ import { FILTER_PARAMETERS, foldValue, type Meta, type PageResumes, paginationLi
 import { type Html, html } from "./html.ts"
 import { frenchNumber, layout } from "./layout.ts"
 import { ABSENT, horseLink, pager } from "./links.ts"
-import { EXPLORER_LIST, listPath, type Pairs, queryString } from "./paths.ts"
+import { EXPLORER_LIST, listPath, type Pairs, queryString, valueOf } from "./paths.ts"
 
 export type FacetDimension = "race" | "sexe" | "robe"
 export const FACET_DIMENSIONS: ReadonlyArray<FacetDimension> = ["race", "sexe", "robe"]
@@ -37,7 +37,6 @@ const TRI_LABELS: Readonly<Record<string, string>> = {
 }
 
 const valuesOf = (pairs: Pairs, name: string): ReadonlyArray<string> => pairs.filter(([k]) => k === name).map(([, v]) => v)
-const valueOf = (pairs: Pairs, name: string): string => valuesOf(pairs, name)[0] ?? ""
 
 /** The link of a facet value: adds it to the filters, or removes it when active (back to page 1 either way). */
 const facetLink = (pairs: Pairs, name: string, value: string, active: boolean): string => {

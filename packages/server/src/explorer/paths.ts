@@ -22,6 +22,9 @@ import { EXPLORER_GENETICS, EXPLORER_LIST, EXPLORER_MATINGS, EXPLORER_SIRES } fr
 
 export type Pairs = ReadonlyArray<readonly [string, string]>
 
+/** The first value of parameter `name` among `pairs`, or "" (a form field's value). */
+export const valueOf = (pairs: Pairs, name: string): string => pairs.find(([k]) => k === name)?.[1] ?? ""
+
 /** `?a=1&b=2` (form-encoded), or nothing for no pairs. */
 export const queryString = (pairs: Pairs): string =>
   pairs.length === 0 ? "" : `?${new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, v])).toString()}`

@@ -7,14 +7,13 @@ import type { Meta, Reproducteurs } from "@equides/domain"
 import { type Html, html } from "./html.ts"
 import { frenchNumber, layout } from "./layout.ts"
 import { ABSENT, horseLink, rankingPager } from "./links.ts"
-import { EXPLORER_SIRES, type Pairs, queryString } from "./paths.ts"
+import { EXPLORER_SIRES, type Pairs, queryString, valueOf } from "./paths.ts"
 
 export type SiresOutcome =
   | { readonly kind: "form" }
   | { readonly kind: "ranking"; readonly ranking: Reproducteurs }
   | { readonly kind: "refused"; readonly detail: string; readonly indice: string | undefined }
 
-const valueOf = (pairs: Pairs, name: string): string => pairs.find(([k]) => k === name)?.[1] ?? ""
 
 export const decimal = (n: number): string => n.toLocaleString("fr-FR", { maximumFractionDigits: 2 })
 
