@@ -6,6 +6,7 @@
  * of a copy of the load's graph (pedigreeGraph.ts).
  */
 import type { Parentage } from "../query/consanguinite/cutGraph.ts"
+import { generationStarts } from "./pedigreeGraph.ts"
 
 export interface OrderedPedigree {
   readonly size: number
@@ -24,11 +25,7 @@ export interface OrderedPedigree {
  */
 export const rowPedigree = (parentage: Parentage, longestLine: Uint16Array): OrderedPedigree => {
   const n = longestLine.length
-  let deepest = 0
-  for (let r = 0; r < n; r++) if (longestLine[r] > deepest) deepest = longestLine[r]
-  const start = new Int32Array(deepest + 2)
-  for (let r = 0; r < n; r++) start[longestLine[r] + 1]++
-  for (let g = 1; g < start.length; g++) start[g] += start[g - 1]
+  const start = generationStarts(longestLine)
   const order = new Int32Array(n)
   for (let r = 0; r < n; r++) order[start[longestLine[r]]++] = r
   const kept = (parents: Int32Array) => (r: number): number => {

@@ -92,11 +92,7 @@ export const pedigreeGraph = (parentage: Parentage): PedigreeGraph => {
 
   // Counting sort by generation, in the walk's finishing order within one: relatives end up close
   // in memory even when the file is not written parents first (the F computation reads them together).
-  let deepest = 0
-  for (let r = 0; r < n; r++) if (line[r] > deepest) deepest = line[r]
-  const start = new Int32Array(deepest + 2)
-  for (let r = 0; r < n; r++) start[line[r] + 1]++
-  for (let g = 1; g < start.length; g++) start[g] += start[g - 1]
+  const start = generationStarts(line)
   const row = new Int32Array(n)
   const node = new Int32Array(n)
   for (let k = 0; k < n; k++) {
@@ -115,4 +111,17 @@ export const pedigreeGraph = (parentage: Parentage): PedigreeGraph => {
     longestLine[v] = line[r]
   }
   return { size: n, row, node, sire: sireOut, dam: damOut, longestLine, droppedLinks: dropped }
+}
+
+/**
+ * A counting sort's bucket starts by generation: `start[g]` is where the rows of generation `g`
+ * (their longest line) begin in generation order; placing a row advances its bucket's start.
+ */
+export const generationStarts = (line: ArrayLike<number>): Int32Array => {
+  let deepest = 0
+  for (let r = 0; r < line.length; r++) if (line[r] > deepest) deepest = line[r]
+  const start = new Int32Array(deepest + 2)
+  for (let r = 0; r < line.length; r++) start[line[r] + 1]++
+  for (let g = 1; g < start.length; g++) start[g] += start[g - 1]
+  return start
 }
