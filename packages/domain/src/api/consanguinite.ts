@@ -26,6 +26,8 @@ import { Introuvable } from "./problems.ts"
 import { bytesEstimate, type BytesEstimator, intOr, ROW_BYTES } from "./bytesEstimate.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
 import { example } from "./routeExample.ts"
+import { benchPlan } from "./benchPlan.ts"
+import { onWorkers } from "./workers.ts"
 
 const generations = int({
   minimum: CONSANGUINITE_GENERATIONS_MIN,
@@ -111,6 +113,8 @@ export class ConsanguiniteApi extends HttpApiGroup.make("consanguinite")
       success: Consanguinite,
       error: Introuvable
     }).annotateMerge(discoveryKey("consanguinite"))
+      .annotateMerge(onWorkers("consanguinite"))
+      .annotateMerge(benchPlan({ requests: [{ name: "8 generations" }, { name: "12 generations", query: { generations: "12" }, kind: "deep" }] }))
       .annotateMerge(example(({ data, id, row }) => ({ url: `/v1/equides/${id}/consanguinite`, answer: () => consanguinite(data, row) })))
       .annotateMerge(bytesEstimate(cutBytes))
       .annotateMerge(documented(idPath, consanguiniteQuery))
@@ -128,6 +132,7 @@ export class ConsanguiniteApi extends HttpApiGroup.make("consanguinite")
       success: Accouplement,
       error: Introuvable
     }).annotateMerge(discoveryKey("accouplement"))
+      .annotateMerge(onWorkers("accouplement"))
       .annotateMerge(example(({ data, mating }) =>
         mating === undefined ? undefined : {
           url: `/v1/accouplements?pere=${idOf(data, mating.pere)}&mere=${idOf(data, mating.mere)}`,
@@ -152,6 +157,9 @@ export class ConsanguiniteApi extends HttpApiGroup.make("consanguinite")
       after: "accouplement",
       parameters: ["mere", ...FILTER_PARAMETERS.filter((name) => name !== "sexe"), "coefficient_max", "limite", "offset"]
     }))
+      .annotateMerge(onWorkers("etalons"))
+      // One indirect pass over the whole pedigree per request: held to the targets of a whole-pedigree computation.
+      .annotateMerge(benchPlan({ requests: [{ kind: "deep" }] }))
       .annotateMerge(example(({ data, mating }) => {
         if (mating === undefined || foldValue(sexeOf(data, mating.mere)) !== foldValue("Femelle")) return undefined
         const mere = idOf(data, mating.mere)

@@ -18,6 +18,7 @@ import { Descendance, Pedigree } from "../schemas/pedigree.ts"
 import { StatistiquesDescendance } from "../schemas/progeny.ts"
 import { listAnswer } from "./answers.ts"
 import { bytesEstimate, intOr, ROW_BYTES } from "./bytesEstimate.ts"
+import { benchPlan } from "./benchPlan.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
 import { executionCost } from "./executionCost.ts"
 import { FILTER_PARAMETERS } from "../vocabulary.ts"
@@ -26,6 +27,7 @@ import { clampedInt, documented, int, NoQuery, params, pathText } from "./params
 import { Introuvable } from "./problems.ts"
 import { listQuery } from "./queries.ts"
 import { example } from "./routeExample.ts"
+import { onWorkers } from "./workers.ts"
 
 /** Kept where it was first declared, for those who import it from here (it lives in `queries.ts`). */
 export { listQuery }
@@ -67,6 +69,15 @@ export class EquidesApi extends HttpApiGroup.make("equides")
       query: listQuery.fields,
       success: PageEquides
     }).annotateMerge(discoveryKey("liste", { parameters: [...FILTER_PARAMETERS, "tri", "vue", "limite", "offset"] }))
+      .annotateMerge(onWorkers("list"))
+      .annotateMerge(benchPlan({
+        requests: [
+          { name: "default page" },
+          { name: "3 filters", query: { race: "{race}", sexe: "Femelle", robe: "{robe}" } },
+          { name: "tri=nom offset 9000", query: { tri: "nom", offset: "9000" } },
+          { name: "nom= prefix", query: { nom: "{namePrefix}" } }
+        ]
+      }))
       .annotateMerge(example(({ data, race }) => {
         const url = `/v1/equides?${race === undefined ? "" : `race=${encodeURIComponent(race)}&`}tri=-annee&limite=3`
         return { url, answer: () => Result.getOrUndefined(listAnswer(data, { ...(race === undefined ? {} : { race: [race] }), tri: "-annee", limite: 3 }, url)) }
@@ -99,6 +110,7 @@ export class EquidesApi extends HttpApiGroup.make("equides")
       success: Pedigree,
       error: Introuvable
     }).annotateMerge(discoveryKey("pedigree"))
+      .annotateMerge(benchPlan({ requests: [{ name: "8 generations", query: { generations: "8" } }] }))
       .annotateMerge(example(({ data, id, row }) => ({ url: `/v1/equides/${id}/pedigree?generations=1`, answer: () => pedigree(data, row, 1) })))
       .annotateMerge(bytesEstimate((query) => ROW_BYTES.noeud * (2 ** (intOr(query.generations, PEDIGREE_GENERATIONS_DEFAUT, 0, PEDIGREE_GENERATIONS_MAX) + 1) - 1)))
       .annotateMerge(documented(idPath, pedigreeQuery)).annotateMerge(OpenApi.annotations({
@@ -111,6 +123,7 @@ export class EquidesApi extends HttpApiGroup.make("equides")
       success: Descendance,
       error: Introuvable
     }).annotateMerge(discoveryKey("descendance"))
+      .annotateMerge(benchPlan({ subject: "offspring" }))
       .annotateMerge(example(({ data, id, row }) => ({ url: `/v1/equides/${id}/descendance?limite=2`, answer: () => descendance(data, row, 2, 0) })))
       .annotateMerge(bytesEstimate((query) => ROW_BYTES.produit * intOr(query.limite, DESCENDANCE_LIMITE_DEFAUT, DESCENDANCE_LIMITE_MIN, DESCENDANCE_LIMITE_MAX)))
       .annotateMerge(documented(idPath, descendanceQuery)).annotateMerge(OpenApi.annotations({
@@ -124,6 +137,8 @@ export class EquidesApi extends HttpApiGroup.make("equides")
       success: StatistiquesDescendance,
       error: Introuvable
     }).annotateMerge(discoveryKey("statistiques_descendance"))
+      .annotateMerge(onWorkers("descendanceStatistiques"))
+      .annotateMerge(benchPlan({ subject: "offspring" }))
       .annotateMerge(example(({ data, id, row }) => ({ url: `/v1/equides/${id}/descendance/statistiques`, answer: () => statistiquesDescendance(data, row) })))
       .annotateMerge(bytesEstimate(() => ROW_BYTES.statistiquesDescendance))
       .annotateMerge(documented(idPath))

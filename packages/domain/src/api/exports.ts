@@ -2,6 +2,8 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { discoveryKey } from "./discoveryPlace.ts"
+import { benchExcluded } from "./benchPlan.ts"
+import { onWorkers } from "./workers.ts"
 import { FILTER_PARAMETERS } from "../vocabulary.ts"
 import { filterDefs } from "./filterParams.ts"
 import { Disponibilite } from "./middleware.ts"
@@ -44,6 +46,8 @@ export class ExportApi extends HttpApiGroup.make("export")
       query: exportQuery.fields,
       success: [ExportNdjson, ExportCsv]
     }).annotateMerge(discoveryKey("export", { parameters: [...FILTER_PARAMETERS, "format"] }))
+      .annotateMerge(onWorkers("exportRows"))
+      .annotateMerge(benchExcluded("a whole selection streamed and paced by the quota (minutes at full scale): EXPORT_CONCURRENCY refuses a load"))
       .annotateMerge(documented(exportQuery)).annotateMerge(OpenApi.annotations({
       summary: "Exporter une sélection entière (NDJSON ou CSV)",
       description:
@@ -55,6 +59,8 @@ export class ExportApi extends HttpApiGroup.make("export")
       query: NoQuery,
       success: ExportParquet
     }).annotateMerge(discoveryKey("export_parquet"))
+      .annotateMerge(onWorkers("parquet"))
+      .annotateMerge(benchExcluded("the whole extract written once as a file (minutes of a worker), then served from disk with Range"))
       .annotateMerge(OpenApi.annotations({
       summary: "L'extraction entière en Parquet",
       description:

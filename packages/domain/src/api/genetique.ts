@@ -15,6 +15,7 @@ import { documented, NoQuery } from "./params.ts"
 import { Introuvable } from "./problems.ts"
 import { genetiqueQuery } from "./queries.ts"
 import { example } from "./routeExample.ts"
+import { onWorkers } from "./workers.ts"
 
 /** Kept where it was first declared, for those who import it from here (it lives in `queries.ts`). */
 export { genetiqueQuery }
@@ -81,6 +82,7 @@ export class GenetiqueApi extends HttpApiGroup.make("genetique")
       success: Genetique,
       error: Introuvable
     }).annotateMerge(discoveryKey("genetique"))
+      .annotateMerge(onWorkers("genetique/equide"))
       .annotateMerge(example(({ id, row }) => ({ url: `/v1/equides/${id}/genetique`, execution: { endpoint: "genetique", request: { kind: "equide", row } } }), {
         after: "consanguinite"
       }))
@@ -98,6 +100,7 @@ export class GenetiqueApi extends HttpApiGroup.make("genetique")
       query: genetiqueQuery.fields,
       success: StatsGenetique
     }).annotateMerge(discoveryKey("genetique_race", { after: "repartition" }))
+      .annotateMerge(onWorkers("genetique/stats"))
       .annotateMerge(example(({ race }) => ({
         url: `/v1/stats/genetique${race === undefined ? "" : `?race=${encodeURIComponent(race)}`}`,
         execution: { endpoint: "genetique", request: { kind: "stats", query: race === undefined ? {} : { race: [race] } } }

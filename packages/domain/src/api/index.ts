@@ -1,6 +1,7 @@
 /** The HTTP API definition, its problem types and its typed client (package exports). */
 export { Api } from "./Api.ts"
 export { type ApiClient, EquidesApiClient, makeApiClient } from "./client.ts"
+export { Bench, benchExcluded, type BenchKind, benchPlan, type BenchPlan, type BenchRequest } from "./benchPlan.ts"
 export { BytesEstimate, bytesEstimate, type BytesEstimator, type EstimateQuery } from "./bytesEstimate.ts"
 export { ConsanguiniteApi, DEFINITIONS_CONSANGUINITE } from "./consanguinite.ts"
 export { Discovery, discoveryKey, type DiscoveryPlace, servedPath } from "./discoveryPlace.ts"
@@ -34,6 +35,7 @@ export { SearchApi } from "./search.ts"
 export { DocumentOpenApi, PageAccueil, SanteIndisponible, ServiceApi } from "./service.ts"
 export { etalonsQuery, genetiqueQuery, listQuery, repartitionQuery, reproducteursQuery, searchQuery } from "./queries.ts"
 export { StatsApi } from "./stats.ts"
+export { type ExecutionFamily, executionFamily, OnWorkers, onWorkers } from "./workers.ts"
 export {
   answer,
   etalonsAnswer,

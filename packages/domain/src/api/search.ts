@@ -11,6 +11,8 @@ import { Disponibilite } from "./middleware.ts"
 import { documented } from "./params.ts"
 import { searchQuery } from "./queries.ts"
 import { example } from "./routeExample.ts"
+import { benchPlan } from "./benchPlan.ts"
+import { onWorkers } from "./workers.ts"
 
 /** Kept where it was first declared, for those who import it from here (it lives in `queries.ts`). */
 export { searchQuery }
@@ -21,6 +23,8 @@ export class SearchApi extends HttpApiGroup.make("search")
       query: searchQuery.fields,
       success: Suggestions
     }).annotateMerge(discoveryKey("recherche"))
+      .annotateMerge(onWorkers("suggest"))
+      .annotateMerge(benchPlan({ requests: [{ name: "one letter", query: { q: "A" } }, { name: "two words", query: { q: "{twoWords}" } }] }))
       .annotateMerge(example(({ data, word }) =>
         word === undefined ? undefined : {
           url: `/v1/search?q=${encodeURIComponent(word)}&limite=3`,

@@ -16,6 +16,8 @@ import { Disponibilite } from "./middleware.ts"
 import { documented, NoQuery } from "./params.ts"
 import { repartitionQuery, reproducteursQuery } from "./queries.ts"
 import { example } from "./routeExample.ts"
+import { benchPlan } from "./benchPlan.ts"
+import { onWorkers } from "./workers.ts"
 
 /** Kept where they were first declared, for those who import them from here (they live in `queries.ts`). */
 export { repartitionQuery, reproducteursQuery }
@@ -26,6 +28,7 @@ export class StatsApi extends HttpApiGroup.make("stats")
       query: NoQuery,
       success: Stats
     }).annotateMerge(discoveryKey("statistiques"))
+      .annotateMerge(onWorkers("stats"))
       .annotateMerge(example(({ data }) => ({ url: "/v1/stats", answer: () => stats(data) }))).annotateMerge(OpenApi.annotations({
       summary: "Comptages globaux, sans filtre",
       description:
@@ -36,6 +39,13 @@ export class StatsApi extends HttpApiGroup.make("stats")
       query: repartitionQuery.fields,
       success: Repartition
     }).annotateMerge(discoveryKey("repartition", { parameters: ["dimension", ...FILTER_PARAMETERS, "limite"] }))
+      .annotateMerge(onWorkers("repartition"))
+      .annotateMerge(benchPlan({
+        requests: [
+          { name: "race", query: { dimension: "race" }, kind: "breakdown" },
+          { name: "race, filtered", query: { dimension: "race", sexe: "Femelle", annee_min: "2000" } }
+        ]
+      }))
       .annotateMerge(example(({ data, race }) => ({
         url: `/v1/stats/repartition?dimension=robe&limite=5${race === undefined ? "" : `&race=${encodeURIComponent(race)}`}`,
         answer: () => Result.getOrUndefined(repartitionAnswer(data, { dimension: "robe", limite: 5, ...(race === undefined ? {} : { race: [race] }) }))
@@ -55,6 +65,10 @@ export class StatsApi extends HttpApiGroup.make("stats")
       query: reproducteursQuery.fields,
       success: Reproducteurs
     }).annotateMerge(discoveryKey("reproducteurs"))
+      .annotateMerge(onWorkers("reproducteurs"))
+      .annotateMerge(benchPlan({
+        requests: [{ kind: "breakdown" }, { name: "born 2010 on", query: { annee_min: "2010", produits_min: "10" }, kind: "breakdown" }]
+      }))
       .annotateMerge(example(({ data, indice }) => {
         if (indice === undefined) return undefined
         const url = `/v1/stats/reproducteurs?code=${encodeURIComponent(indice)}&produits_min=1&limite=3`

@@ -22,7 +22,7 @@ const FAMILIES = [
   "stats",
   "consanguinite",
   "accouplement",
-  "genetique",
+  "genetique/equide",
   "etalons",
   "explorer/list",
   "explorer/stats",

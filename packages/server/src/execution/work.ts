@@ -5,7 +5,7 @@
  * call, so both make the same bytes. A new kind of work is one member of `Execution` (or of
  * `PageExecution`) and one case of `answer` (or of `renderPage`), and one entry of `warmUpWork`.
  */
-import { type DatasetData, dictionarySize, dictionaryValue, type EtalonsQuery, idOf, type ListQuery, nomOf, type RepartitionQuery, type SearchQuery } from "@equides/domain"
+import { type DatasetData, dictionarySize, dictionaryValue, type EtalonsQuery, executionFamily, idOf, type ListQuery, nomOf, type RepartitionQuery, type SearchQuery } from "@equides/domain"
 import { answer, type Execution } from "@equides/domain/answers"
 import { Result } from "effect"
 import { type PageExecution, renderPage } from "../explorer/pages.ts"
@@ -28,8 +28,8 @@ export const isPage = (work: Work): work is PageExecution => "page" in work
 
 export const isParquet = (work: Work): work is ParquetWork => "parquet" in work
 
-/** The route family a work belongs to (metrics, tests): an endpoint's name, `explorer/<page>` or `parquet`. */
-export const familyOf = (work: Work): string => (isPage(work) ? `explorer/${work.page}` : isParquet(work) ? "parquet" : work.endpoint)
+/** The route family a work belongs to (metrics, tests): an API execution's (`executionFamily`), `explorer/<page>` or `parquet`. */
+export const familyOf = (work: Work): string => (isPage(work) ? `explorer/${work.page}` : isParquet(work) ? "parquet" : executionFamily(work))
 
 /** Runs `work` over `data`; a throw is the caller's to report (a defect). */
 export const perform = (data: DatasetData, work: Work): Outcome => {
