@@ -1,7 +1,14 @@
 /**
- * The routes the bench measures, with real ids and names picked from the loaded data through the
- * API itself (so any data file works), and the targets of design 5 each route is held to.
+ * The routes the bench measures, derived from the `HttpApi` value (`endpointsOf(Api)`): every route
+ * its definition does not exclude (`benchExcluded`), at the URIs its plan names (`benchPlan`, its
+ * plain URI by default), each held to the targets of design 5 its plan gives. A URI's values are
+ * the served description's examples of the route's parameters (drawn from the loaded data by the
+ * server), and the records the bench picks through the API itself (so any data file works): a
+ * recent record with a deep pedigree, a prolific sire.
  */
+import { Api, Bench, type BenchKind, Discovery, endpointsOf, servedPath } from "@equides/domain"
+import { Context } from "effect"
+import type { HttpApiEndpoint } from "effect/http-api"
 
 /**
  * - `ordinary`: median ≤ 2 ms, p99 ≤ 10 ms, throughput ≥ 50 % of the bare baseline;
@@ -9,7 +16,7 @@
  * - `breakdown` (over the whole set): p99 ≤ 20 ms, no median or throughput target;
  * - `deep` (consanguinity at 12 generations, issue 15): p99 ≤ 50 ms, no median or throughput target.
  */
-export type RouteKind = "ordinary" | "revalidation" | "breakdown" | "deep"
+export type RouteKind = BenchKind | "revalidation"
 
 export interface Targets {
   readonly p50?: number
@@ -27,6 +34,8 @@ export const TARGETS: Readonly<Record<RouteKind, Targets>> = {
 export interface Route {
   readonly name: string
   readonly path: string
+  /** The route it measures, as served (`/v1/equides/{id}`); none for the revalidation. */
+  readonly route?: string
   readonly kind: RouteKind
   readonly headers?: Readonly<Record<string, string>>
   /** Why the route is not measured quite as intended (e.g. the server sent no ETag). */
@@ -151,40 +160,92 @@ const etagOf = async (baseUrl: string, path: string): Promise<string | undefined
   return response.headers.get("etag") ?? undefined
 }
 
+/** What the served description (`/openapi.json`) says of a route's parameters: the bench reads their examples. */
+export interface DescribedParameter {
+  readonly name: string
+  readonly in: string
+  readonly required?: boolean
+  readonly example?: unknown
+}
+
+export interface Description {
+  readonly paths: Readonly<Record<string, { readonly get?: { readonly parameters?: ReadonlyArray<DescribedParameter> } }>>
+}
+
+/** The values of a route's URI that are not its parameters' examples. */
+export interface Values {
+  /** The record an `{id}` stands for, by the route's plan (`subject`). */
+  readonly ancestors: string
+  readonly offspring: string
+  /** Values a plan's query names as `{name}`. */
+  readonly named: Readonly<Record<string, string>>
+}
+
+export interface Derived {
+  readonly routes: ReadonlyArray<Route>
+  /** The routes left out, with the reason their definition gives. */
+  readonly excluded: ReadonlyArray<{ readonly route: string; readonly why: string }>
+}
+
+const exampleText = (example: unknown): string | undefined =>
+  Array.isArray(example) ? exampleText(example[0]) : typeof example === "string" || typeof example === "number" || typeof example === "boolean" ? String(example) : undefined
+
+/** The URIs of every route of `endpoints` the bench measures, or the reason it does not. */
+export const deriveRoutes = (endpoints: ReadonlyArray<HttpApiEndpoint.Top>, description: Description, values: Values): Derived => {
+  const routes: Array<Route> = []
+  const excluded: Array<{ route: string; why: string }> = []
+  for (const endpoint of endpoints) {
+    const route = servedPath(endpoint.path)
+    const plan = Context.get(endpoint.annotations, Bench)
+    if (plan.excluded !== undefined) {
+      excluded.push({ route, why: plan.excluded })
+      continue
+    }
+    const parameters = description.paths[route]?.get?.parameters ?? []
+    const example = (name: string, where: string): string | undefined =>
+      exampleText(parameters.find((parameter) => parameter.name === name && parameter.in === where)?.example)
+    const missing = (name: string): never => {
+      throw new Error(`${route}: the bench has no value for ${name}; give the parameter an example in the description, or exclude the route (benchExcluded)`)
+    }
+    const path = route.replace(/\{([^}]+)\}/g, (_, name: string) =>
+      encodeURIComponent(name === "id" ? values[plan.subject ?? "ancestors"] : example(name, "path") ?? missing(`{${name}}`)))
+    const required = Object.fromEntries(
+      parameters.filter((parameter) => parameter.in === "query" && parameter.required === true).map(({ name }) => [name, example(name, "query") ?? missing(name)])
+    )
+    const key = Context.get(endpoint.annotations, Discovery)?.key ?? route
+    for (const request of plan.requests ?? [{}]) {
+      const asked = Object.fromEntries(
+        Object.entries(request.query ?? {}).map(([name, value]) => {
+          const named = /^\{(.+)\}$/.exec(value)?.[1]
+          return [name, named === undefined ? value : values.named[named] ?? example(named, "query") ?? missing(value)]
+        })
+      )
+      const params = { ...required, ...asked }
+      routes.push({
+        name: request.name === undefined ? key : `${key}, ${request.name}`,
+        path: Object.keys(params).length === 0 ? path : path + query(params),
+        route,
+        kind: request.kind ?? "ordinary"
+      })
+    }
+  }
+  return { routes, excluded }
+}
+
+/** The values the bench picked, as a derivation reads them. */
+export const valuesOf = (picks: Picks): Values => ({
+  ancestors: picks.record.id,
+  offspring: picks.sire.id,
+  named: { race: picks.race, robe: picks.robe, namePrefix: picks.namePrefix, twoWords: picks.twoWords }
+})
+
+/** The revalidation of the default list page (a 304: the answer path, not a route), then every route of the `Api` the bench measures. */
 export const benchRoutes = async (baseUrl: string, picks: Picks): Promise<Array<Route>> => {
   const etag = await etagOf(baseUrl, "/v1/equides")
   const revalidation: Route = etag === undefined
     ? { name: "304 revalidation", path: "/v1/equides", kind: "revalidation", note: "the server sent no ETag: measured as a plain 200" }
     : { name: "304 revalidation", path: "/v1/equides", kind: "revalidation", headers: { "if-none-match": etag } }
-  return [
-    { name: "probe /healthz", path: "/healthz", kind: "ordinary" },
-    revalidation,
-    { name: "one record", path: `/v1/equides/${picks.record.id}`, kind: "ordinary" },
-    { name: "list, default page", path: "/v1/equides", kind: "ordinary" },
-    { name: "list, 3 filters", path: `/v1/equides${query({ race: picks.race, sexe: "Femelle", robe: picks.robe })}`, kind: "ordinary" },
-    { name: "list, tri=nom offset 9000", path: "/v1/equides?tri=nom&offset=9000", kind: "ordinary" },
-    { name: "list, nom= prefix", path: `/v1/equides${query({ nom: picks.namePrefix })}`, kind: "ordinary" },
-    SEARCH_ONE_LETTER,
-    { name: "search, two words", path: `/v1/search${query({ q: picks.twoWords })}`, kind: "ordinary" },
-    { name: "pedigree, 8 generations", path: `/v1/equides/${picks.record.id}/pedigree?generations=8`, kind: "ordinary" },
-    { name: "consanguinite, 8 generations", path: `/v1/equides/${picks.record.id}/consanguinite`, kind: "ordinary" },
-    { name: "consanguinite, 12 generations", path: `/v1/equides/${picks.record.id}/consanguinite?generations=12`, kind: "deep" },
-    { name: "accouplement, largest sire", path: `/v1/accouplements${query({ pere: picks.sire.id, mere: picks.record.mere })}`, kind: "ordinary" },
-    { name: "descendance, largest sire", path: `/v1/equides/${picks.sire.id}/descendance`, kind: "ordinary" },
-    { name: "offspring statistics, largest sire", path: `/v1/equides/${picks.sire.id}/descendance/statistiques`, kind: "ordinary" },
-    { name: "reproducteurs, top code", path: `/v1/stats/reproducteurs${query({ code: picks.code })}`, kind: "breakdown" },
-    {
-      name: "reproducteurs, top code, born 2010 on",
-      path: `/v1/stats/reproducteurs${query({ code: picks.code, annee_min: "2010", produits_min: "10" })}`,
-      kind: "breakdown"
-    },
-    { name: "referential races", path: "/v1/referentiels/races", kind: "ordinary" },
-    { name: "stats", path: "/v1/stats", kind: "ordinary" },
-    REPARTITION_RACE,
-    {
-      name: "repartition race, filtered",
-      path: `/v1/stats/repartition${query({ dimension: "race", sexe: "Femelle", annee_min: "2000" })}`,
-      kind: "ordinary"
-    }
-  ]
+  const { routes, excluded } = deriveRoutes(endpointsOf(Api), await getJson<Description>(baseUrl, "/openapi.json"), valuesOf(picks))
+  for (const { route, why } of excluded) process.stderr.write(`not measured: ${route} (${why})\n`)
+  return [revalidation, ...routes]
 }

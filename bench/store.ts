@@ -78,7 +78,7 @@ export const runStore = async (startedAt: Date, machine: Machine, options: Store
   // The Redis store connects in the background: let it, and the starts' garbage, settle.
   await sleep(3000)
   const all = await benchRoutes(servers[0].baseUrl, await pickValues(servers[0].baseUrl))
-  const measured: ReadonlyArray<Route> = all.filter((route) => route.name === "304 revalidation" || route.name === "one record")
+  const measured: ReadonlyArray<Route> = all.filter((route) => route.name === "304 revalidation" || route.name === "fiche")
   for (const [i, server] of servers.entries()) {
     for (const route of measured) {
       const response = await fetch(server.baseUrl + route.path, { headers: { "accept-encoding": "identity", ...route.headers } })
