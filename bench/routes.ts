@@ -177,7 +177,7 @@ export interface Values {
   /** The record an `{id}` stands for, by the route's plan (`subject`). */
   readonly ancestors: string
   readonly offspring: string
-  /** Values a plan's query names as `{name}`. */
+  /** Values by name: for a plan's `{name}`, and before the description's example for a required parameter. */
   readonly named: Readonly<Record<string, string>>
 }
 
@@ -190,6 +190,37 @@ export interface Derived {
 const exampleText = (example: unknown): string | undefined =>
   Array.isArray(example) ? exampleText(example[0]) : typeof example === "string" || typeof example === "number" || typeof example === "boolean" ? String(example) : undefined
 
+/** A value the bench gives a parameter by name (undefined: the description's example). */
+export type ValueOf = (name: string) => string | undefined
+
+/**
+ * A route's URI: its path parameters and required query parameters given by `valueOf`, else by
+ * the description's examples, then `extra` (values or `{name}`: `valueOf(name)`, else the example
+ * of the route's query parameter of that name). Throws naming what has no value.
+ */
+export const uriOf = (
+  endpoint: HttpApiEndpoint.Top,
+  description: Description,
+  valueOf: ValueOf,
+  extra: Readonly<Record<string, string>> = {}
+): string => {
+  const route = servedPath(endpoint.path)
+  const parameters = description.paths[route]?.get?.parameters ?? []
+  const example = (name: string, where: string): string | undefined =>
+    exampleText(parameters.find((parameter) => parameter.name === name && parameter.in === where)?.example)
+  const missing = (name: string): never => {
+    throw new Error(`${route}: the bench has no value for ${name}; give the parameter an example in the description, or exclude the route (benchExcluded)`)
+  }
+  const path = route.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(valueOf(name) ?? example(name, "path") ?? missing(`{${name}}`)))
+  const required = parameters.filter((parameter) => parameter.in === "query" && parameter.required === true)
+  const params = Object.fromEntries(required.map(({ name }) => [name, valueOf(name) ?? example(name, "query") ?? missing(name)]))
+  for (const [name, value] of Object.entries(extra)) {
+    const named = /^\{(.+)\}$/.exec(value)?.[1]
+    params[name] = named === undefined ? value : valueOf(named) ?? example(named, "query") ?? missing(value)
+  }
+  return Object.keys(params).length === 0 ? path : path + query(params)
+}
+
 /** The URIs of every route of `endpoints` the bench measures, or the reason it does not. */
 export const deriveRoutes = (endpoints: ReadonlyArray<HttpApiEndpoint.Top>, description: Description, values: Values): Derived => {
   const routes: Array<Route> = []
@@ -201,29 +232,13 @@ export const deriveRoutes = (endpoints: ReadonlyArray<HttpApiEndpoint.Top>, desc
       excluded.push({ route, why: plan.excluded })
       continue
     }
-    const parameters = description.paths[route]?.get?.parameters ?? []
-    const example = (name: string, where: string): string | undefined =>
-      exampleText(parameters.find((parameter) => parameter.name === name && parameter.in === where)?.example)
-    const missing = (name: string): never => {
-      throw new Error(`${route}: the bench has no value for ${name}; give the parameter an example in the description, or exclude the route (benchExcluded)`)
-    }
-    const path = route.replace(/\{([^}]+)\}/g, (_, name: string) =>
-      encodeURIComponent(name === "id" ? values[plan.subject ?? "ancestors"] : example(name, "path") ?? missing(`{${name}}`)))
-    const required = Object.fromEntries(
-      parameters.filter((parameter) => parameter.in === "query" && parameter.required === true).map(({ name }) => [name, example(name, "query") ?? missing(name)])
-    )
+    const subject = values[plan.subject ?? "ancestors"]
+    const valueOf: ValueOf = (name) => (name === "id" ? subject : undefined)
     const key = Context.get(endpoint.annotations, Discovery)?.key ?? route
     for (const request of plan.requests ?? [{}]) {
-      const asked = Object.fromEntries(
-        Object.entries(request.query ?? {}).map(([name, value]) => {
-          const named = /^\{(.+)\}$/.exec(value)?.[1]
-          return [name, named === undefined ? value : values.named[named] ?? example(named, "query") ?? missing(value)]
-        })
-      )
-      const params = { ...required, ...asked }
       routes.push({
         name: request.name === undefined ? key : `${key}, ${request.name}`,
-        path: Object.keys(params).length === 0 ? path : path + query(params),
+        path: uriOf(endpoint, description, (name) => valueOf(name) ?? values.named[name], request.query),
         route,
         kind: request.kind ?? "ordinary"
       })

@@ -28,11 +28,15 @@ export const FAMILY_NAMES = [
   "explorer-stats",
   "crawler"
 ] as const
-export type FamilyName = (typeof FAMILY_NAMES)[number]
+/** A family drawn for a route of the API no family above covers (`routeFamilies.ts`): `api <its discovery key>`. */
+export type RouteFamilyName = `api ${string}`
+export type FamilyName = (typeof FAMILY_NAMES)[number] | RouteFamilyName
 
 export interface Family {
   readonly name: FamilyName
   readonly description: string
+  /** The route of the API it sends (as served, `/v1/equides/{id}`); none for the explorer's pages. */
+  readonly route?: string
   /** Distinct paths, in the order they are to be sent (one path repeated when `sameUri`). */
   readonly paths: ReadonlyArray<string>
   /**
@@ -194,13 +198,14 @@ export const buildCorpora = (sample: Sample, options: CorpusOptions): Array<Fami
   const sameUri = (path: string): ReadonlyArray<string> => Array.from({ length: options.size }, () => path)
 
   return [
-    { name: "record", description: "one record, every id once", paths: ids(0).map((id) => `/v1/equides/${id}`) },
-    { name: "pedigree", description: `pedigree of 1–${MAX_GENERATIONS} generations, every id once`, paths: pedigreePaths(stream(1), sample.ids, "/v1") },
-    { name: "progeny", description: "descendance of real parents, first or later pages", paths: progenyPaths(stream(2), parents, options.size, "/v1") },
-    { name: "list", description: `list, 1–3 filters, any tri, offset ≤ ${MAX_LIST_OFFSET}`, paths: listPaths(stream(3), sample, statuses, options.size, "/v1") },
-    { name: "autocomplete", description: "/v1/search, every prefix of real names", paths: typedPrefixes(stream(4), sample, options.size) },
+    { name: "record", route: "/v1/equides/{id}", description: "one record, every id once", paths: ids(0).map((id) => `/v1/equides/${id}`) },
+    { name: "pedigree", route: "/v1/equides/{id}/pedigree", description: `pedigree of 1–${MAX_GENERATIONS} generations, every id once`, paths: pedigreePaths(stream(1), sample.ids, "/v1") },
+    { name: "progeny", route: "/v1/equides/{id}/descendance", description: "descendance of real parents, first or later pages", paths: progenyPaths(stream(2), parents, options.size, "/v1") },
+    { name: "list", route: "/v1/equides", description: `list, 1–3 filters, any tri, offset ≤ ${MAX_LIST_OFFSET}`, paths: listPaths(stream(3), sample, statuses, options.size, "/v1") },
+    { name: "autocomplete", route: "/v1/search", description: "/v1/search, every prefix of real names", paths: typedPrefixes(stream(4), sample, options.size) },
     {
       name: "breakdown",
+      route: "/v1/stats/repartition",
       description: "/v1/stats/repartition, 0–2 filters",
       paths: (() => {
         const rng = stream(5)
@@ -210,14 +215,15 @@ export const buildCorpora = (sample: Sample, options: CorpusOptions): Array<Fami
         })
       })()
     },
-    { name: "stats", description: "/v1/stats (one URI)", paths: sameUri("/v1/stats"), sameUri: true },
-    { name: "consanguinity-8", description: "consanguinite at 8 generations (the default), every id once", paths: ids(7).map((id) => `/v1/equides/${id}/consanguinite`) },
+    { name: "stats", route: "/v1/stats", description: "/v1/stats (one URI)", paths: sameUri("/v1/stats"), sameUri: true },
+    { name: "consanguinity-8", route: "/v1/equides/{id}/consanguinite", description: "consanguinite at 8 generations (the default), every id once", paths: ids(7).map((id) => `/v1/equides/${id}/consanguinite`) },
     {
       name: "consanguinity-12",
+      route: "/v1/equides/{id}/consanguinite",
       description: "consanguinite at 12 generations, every id once",
       paths: ids(8).map((id) => `/v1/equides/${id}/consanguinite?generations=12`)
     },
-    { name: "matings", description: `/v1/accouplements, a real sire × a real dam, ${MATING_GENERATIONS.join(" or ")} generations`, paths: matingPaths(stream(9), parents, options.size) },
+    { name: "matings", route: "/v1/accouplements", description: `/v1/accouplements, a real sire × a real dam, ${MATING_GENERATIONS.join(" or ")} generations`, paths: matingPaths(stream(9), parents, options.size) },
     { name: "explorer-record", description: "explorer record page, every id once", paths: ids(10).map((id) => `/explorer/equides/${id}`) },
     {
       name: "explorer-pedigree",
@@ -231,6 +237,6 @@ export const buildCorpora = (sample: Sample, options: CorpusOptions): Array<Fami
       paths: listPaths(stream(13), sample, statuses, options.size, "/explorer")
     },
     { name: "explorer-stats", description: "/explorer/stats (one URI)", paths: sameUri("/explorer/stats"), sameUri: true },
-    { name: "crawler", description: `${sample.ids.length} distinct ids, each asked once`, paths: ids(6).map((id) => `/v1/equides/${id}`) }
+    { name: "crawler", route: "/v1/equides/{id}", description: `${sample.ids.length} distinct ids, each asked once`, paths: ids(6).map((id) => `/v1/equides/${id}`) }
   ]
 }

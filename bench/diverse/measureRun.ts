@@ -169,7 +169,7 @@ const parts = <A>(items: ReadonlyArray<A>, count: number): Array<ReadonlyArray<A
 
 /** Bare sizes: the default answer, and one of each family's size when above the sized-baseline threshold. */
 export const bareSizes = (single: Partial<Record<FamilyName, Single>>): Array<number> =>
-  [...new Set([0, ...Object.values(single).map((s) => Math.round(s.bytes)).filter((bytes) => bytes > SIZED_BASELINE_ABOVE)])]
+  [...new Set([0, ...Object.values(single).flatMap((s) => (s === undefined ? [] : [Math.round(s.bytes)])).filter((bytes) => bytes > SIZED_BASELINE_ABOVE)])]
 
 export const measureRun = async (families: ReadonlyArray<Family>, bare: Started, options: RunOptions): Promise<Run> => {
   const executing = families.filter((family) => family.name !== "crawler")

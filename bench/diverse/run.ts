@@ -5,13 +5,15 @@
  * (measureRun.ts) and, with `--soak-seconds`, a soak; prints one section per pool size, the scaling
  * with WORKERS, and writes everything to bench/results/<ISO timestamp>-diverse.json.
  */
+import { Api, endpointsOf } from "@equides/domain"
 import { loadavg } from "node:os"
 import { ensureExtract, type Started, startApi, startBare, stop } from "../processes.ts"
 import { formatMachine, type Machine, writeResult } from "../report.ts"
-import { getJson } from "../routes.ts"
+import { type Description, getJson } from "../routes.ts"
 import { buildCorpora, type Family } from "./corpora.ts"
 import { log, measureRun } from "./measureRun.ts"
 import { formatScaling, formatWorkers, summarizeWorkers, type WorkersResult } from "./report.ts"
+import { routeFamilies } from "./routeFamilies.ts"
 import { drawSample, type Sample } from "./sample.ts"
 import { soak } from "./soak.ts"
 
@@ -64,8 +66,10 @@ export const runDiverse = async (startedAt: Date, machine: Machine, options: Div
   log(`drawing the corpora from ${dataFile}, on a server of its own`)
   const sampler = await startApi(dataFile, options.serverEnv)
   const drawStarted = performance.now()
-  const sample = await drawFrom(sampler, options).finally(() => stop(sampler))
-  const families = buildCorpora(sample, { seed: options.corpusSeed, size: options.corpus })
+  const [sample, description] = await Promise.all([drawFrom(sampler, options), getJson<Description>(sampler.baseUrl, "/openapi.json")]).finally(() => stop(sampler))
+  const corpusOptions = { seed: options.corpusSeed, size: options.corpus }
+  const drawn = buildCorpora(sample, corpusOptions)
+  const families = [...drawn, ...routeFamilies(endpointsOf(Api), description, sample, corpusOptions, drawn)]
   log(`drawn in ${((performance.now() - drawStarted) / 1000).toFixed(1)} s: ${families.map((f) => `${f.name} ${f.paths.length}`).join(", ")}`)
   const names = families.map((family) => family.name)
 
