@@ -13,7 +13,11 @@ const description = servedDescription(buildDataset(FAMILY)).document as Descript
 const SAMPLE: Sample = {
   records: 5,
   ids: [SIRE, DAM, SON, DAUGHTER, GRANDSON],
-  rows: [{ id: SON, nom: "QUAPRICE BOIMARGOT", race: "Selle Francais", sexe: "Male", annee_naissance: 2000, robe: "Bai" }],
+  rows: [
+    { id: SON, nom: "QUAPRICE BOIMARGOT", race: "Selle Francais", sexe: "Male", annee_naissance: 2000, robe: "Bai" },
+    { id: GRANDSON, nom: "ROCK AND ROLL", race: "Trotteur Francais", sexe: "Male", annee_naissance: 2010, robe: "Bai" },
+    { id: DAUGHTER, nom: "ÉCLAIR DU BOIS", race: "Selle Francais", sexe: "Femelle" }
+  ],
   parents: [{ id: SIRE, role: "pere", descendants: 3 }, { id: DAM, role: "mere", descendants: 1 }, { id: SON, role: "pere", descendants: 0 }],
   statuses: [["Etalon Actif", 1]]
 }
@@ -40,7 +44,8 @@ describe("the varied families of the routes on the workers", () => {
           paths: [`/v1/equides/${SIRE}/descendance/statistiques`, `/v1/equides/${DAM}/descendance/statistiques`].sort()
         },
         "api choix_etalon": { sameUri: false, paths: [`/v1/accouplements/etalons?mere=${DAM}`] },
-        "api genetique": { sameUri: false, paths: SAMPLE.ids.map((id) => `/v1/equides/${id}/genetique`).sort() },
+        // A breed's first use is long (firstUsePer): records of the sample's most frequent race only.
+        "api genetique": { sameUri: false, paths: [`/v1/equides/${SON}/genetique`, `/v1/equides/${DAUGHTER}/genetique`].sort() },
         "api genetique_race": { sameUri: true, paths: Array.from({ length: options.size }, () => "/v1/stats/genetique") },
         "api reproducteurs": { sameUri: true, paths: Array.from({ length: options.size }, () => "/v1/stats/reproducteurs?code=BTR") }
       }

@@ -4,7 +4,8 @@
  * new route on the workers is measured by `--diverse` with no edit to bench/ (a route whose
  * definition excludes it from the load bench, `benchExcluded`, is left out). Its paths: every
  * record of the id pool once for a route about a record (`{id}`; the sampled parents when its
- * plan's subject is `offspring`), a real dam or sire for a required `mere` or `pere`; otherwise
+ * plan's subject is `offspring`, the sampled records of the most frequent race when its first use
+ * per race takes long, `firstUsePer`), a real dam or sire for a required `mere` or `pere`; otherwise
  * its plain URI repeated (`sameUri`, measured with the response cache off). The other values are
  * the served description's examples (`routes.ts` `uriOf`).
  */
@@ -19,6 +20,15 @@ import type { Sample } from "./sample.ts"
 
 /** The seed streams of these families start here, past those of `corpora.ts`. */
 const FIRST_STREAM = 100
+
+/** The race of most of the sample's rows (the first met on ties), if any row has one. */
+const mostFrequentRace = (sample: Sample): string | undefined => {
+  const counts = new Map<string, number>()
+  for (const { race } of sample.rows) if (race !== undefined && race !== "") counts.set(race, (counts.get(race) ?? 0) + 1)
+  let best: string | undefined
+  for (const [race, count] of counts) if (best === undefined || count > counts.get(best)!) best = race
+  return best
+}
 
 /** Every route on the workers of `endpoints` none of `families` covers, as a family of its own. */
 export const routeFamilies = (
@@ -41,9 +51,15 @@ export const routeFamilies = (
     const parameters = description.paths[route]?.get?.parameters ?? []
     const drawn = (["mere", "pere"] as const).find((role) => parameters.some((p) => p.name === role && p.in === "query" && p.required === true))
     if (route.includes("{id}")) {
-      const ids = plan.subject === "offspring" ? parents.map((parent) => parent.id) : sample.ids
+      const race = plan.firstUsePer === "race" ? mostFrequentRace(sample) : undefined
+      const ids = plan.subject === "offspring"
+        ? parents.map((parent) => parent.id)
+        : race === undefined
+        ? sample.ids
+        : [...new Set(sample.rows.filter((row) => row.race === race).map((row) => row.id))]
       const paths = shuffle(rng, ids).map((id) => uriOf(endpoint, description, (param) => (param === "id" ? id : undefined)))
-      return [{ name, route, description: `${route}, ${plan.subject === "offspring" ? "every sampled parent" : "every id"} once`, paths }]
+      const which = plan.subject === "offspring" ? "every sampled parent" : race === undefined ? "every id" : `every sampled record of race ${race}`
+      return [{ name, route, description: `${route}, ${which} once`, paths }]
     }
     if (drawn !== undefined && ofRole(drawn).length > 0) {
       const paths = shuffle(rng, ofRole(drawn)).slice(0, options.size).map((id) => uriOf(endpoint, description, (param) => (param === drawn ? id : undefined)))

@@ -37,6 +37,12 @@ export interface BenchPlan {
    * `offspring`, the most prolific parent the bench found (routes that read a record's progeny).
    */
   readonly subject?: "ancestors" | "offspring"
+  /**
+   * What the route builds on the first use of a value and keeps, when that takes a large part of a
+   * second or more: the varied bench draws its records within one value (the sample's most frequent
+   * `race`), so that it measures the route's requests rather than one first use after another.
+   */
+  readonly firstUsePer?: "race"
   /** The URIs measured; by default the plain URI once. */
   readonly requests?: ReadonlyArray<BenchRequest>
 }

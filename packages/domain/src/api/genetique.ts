@@ -16,6 +16,7 @@ import { Introuvable } from "./problems.ts"
 import { genetiqueQuery } from "./queries.ts"
 import { example } from "./routeExample.ts"
 import { onWorkers } from "./workers.ts"
+import { benchPlan } from "./benchPlan.ts"
 
 /** Kept where it was first declared, for those who import it from here (it lives in `queries.ts`). */
 export { genetiqueQuery }
@@ -83,6 +84,9 @@ export class GenetiqueApi extends HttpApiGroup.make("genetique")
       error: Introuvable
     }).annotateMerge(discoveryKey("genetique"))
       .annotateMerge(onWorkers("genetique/equide"))
+      // A breed's reference (one indirect pass, 0.06–0.3 s at full scale) is made on its first use: on the hard
+      // extract, whose race values are mostly distinct, nearly every record's first request would be one.
+      .annotateMerge(benchPlan({ firstUsePer: "race" }))
       .annotateMerge(example(({ id, row }) => ({ url: `/v1/equides/${id}/genetique`, execution: { endpoint: "genetique", request: { kind: "equide", row } } }), {
         after: "consanguinite"
       }))
