@@ -4,7 +4,8 @@
  * kept in the response cache never serve another's.
  *
  * 1. single executions: each family's paths in turn, one connection, `RESPONSE_CACHE_MB=0`; the
- *    first FIRST_USE requests of each family apart from the rest (issue 24: first use);
+ *    first FIRST_USE requests of each family apart from the rest (issue 24: first use); then the
+ *    server's execution histograms, by family (what each route's declared cost is checked against);
  * 2. under load: each family's paths over 50 connections, response cache on as deployed, probes
  *    of `/healthz` measured meanwhile; resident memory after the load. The families repeating one
  *    URI (the statistics pages) on a server of their own with the response cache off, where
@@ -18,6 +19,7 @@ import { percentile, measure, median, type Measurement } from "../load.ts"
 import { type ApiServer, memoryOf, type Memory, type Started, startApi, stop } from "../processes.ts"
 import { SIZED_BASELINE_ABOVE } from "../report.ts"
 import type { Family, FamilyName } from "./corpora.ts"
+import { executionHistograms, type Histogram } from "./executionCosts.ts"
 import { startProbe, type ProbeSummary } from "./probe.ts"
 import { type Executed, runSequence } from "./sequence.ts"
 
@@ -95,6 +97,8 @@ export interface Run {
   readonly single: Partial<Record<FamilyName, Single>>
   readonly underLoad: Partial<Record<FamilyName, UnderLoad>>
   readonly crawl: Crawl | undefined
+  /** The server's execution histograms by family after the single executions (`executionCosts.ts`). */
+  readonly executions: Readonly<Record<string, Histogram>>
   readonly startToReadyMs: number
   readonly memoryAtReady: Memory
   readonly memoryAfterLoad: Memory
@@ -176,7 +180,7 @@ export const measureRun = async (families: ReadonlyArray<Family>, bare: Started,
   const crawler = families.find((family) => family.name === "crawler")
 
   log("single executions (1 connection, response cache off)")
-  const single = await withServer(options, { RESPONSE_CACHE_MB: "0" }, async (server) => {
+  const { single, executions } = await withServer(options, { RESPONSE_CACHE_MB: "0" }, async (server) => {
     const results: Partial<Record<FamilyName, Single>> = {}
     for (const family of executing) {
       const result = summarizeSingle(await runSequence(server.baseUrl, family.paths, options.duration))
@@ -186,7 +190,9 @@ export const measureRun = async (families: ReadonlyArray<Family>, bare: Started,
           `  then p50 ${ms(result.p50)}  p99 ${ms(result.p99)}  max ${ms(result.max)} ms  errors ${result.errors}`
       )
     }
-    return results
+    // Every request executed, one at a time: the executions' own time, by family.
+    const metrics = await fetch(server.metricsUrl).then((response) => response.text())
+    return { single: results, executions: executionHistograms(metrics) }
   })
 
   const underLoad: Partial<Record<FamilyName, UnderLoad>> = {}
@@ -228,5 +234,5 @@ export const measureRun = async (families: ReadonlyArray<Family>, bare: Started,
     bareLoads.push({ bytes: bytes === 0 ? bareSingle.bytes : bytes, ...underLoad })
     log(describeLoad(bytes === 0 ? "default" : `${bytes} B`, underLoad))
   }
-  return { single, underLoad, ...loaded, crawl, bareSingle, bare: bareLoads }
+  return { single, underLoad, executions, ...loaded, crawl, bareSingle, bare: bareLoads }
 }

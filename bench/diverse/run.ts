@@ -11,6 +11,7 @@ import { ensureExtract, type Started, startApi, startBare, stop } from "../proce
 import { formatMachine, type Machine, writeResult } from "../report.ts"
 import { type Description, getJson } from "../routes.ts"
 import { buildCorpora, type Family } from "./corpora.ts"
+import { addHistograms, costRows, formatCosts } from "./executionCosts.ts"
 import { log, measureRun } from "./measureRun.ts"
 import { formatScaling, formatWorkers, summarizeWorkers, type WorkersResult } from "./report.ts"
 import { routeFamilies } from "./routeFamilies.ts"
@@ -90,8 +91,13 @@ export const runDiverse = async (startedAt: Date, machine: Machine, options: Div
   }
 
   const summaries = results.map((result) => summarizeWorkers(result, names))
+  const costs = results.map((result) => costRows(endpointsOf(Api), addHistograms(result.runs.map((run) => run.executions))))
   const loadAverageAtEnd = loadavg().map((load) => Math.round(load * 100) / 100)
-  const sections = summaries.map((summary, i) => formatWorkers(summary, results[i].soak, names, options.runs, options.connections, machine.cpus))
+  const sections = summaries.map((summary, i) =>
+    formatWorkers(summary, results[i].soak, names, options.runs, options.connections, machine.cpus) +
+    `\n\n### execution cost per route (single executions, ${options.runs} run(s) added; declared at full scale, 1 unit per 0.5 ms; OFF: more than 2× apart)\n\n` +
+    formatCosts(costs[i])
+  )
   const busy = Math.max(machine.loadAverage[0], loadAverageAtEnd[0]) > machine.cpus / 2
   process.stdout.write(
     `\n${formatMachine(machine)}; at the end ${loadAverageAtEnd.join(" ")}\n` +
@@ -106,7 +112,7 @@ export const runDiverse = async (startedAt: Date, machine: Machine, options: Div
     startedAt,
     "-diverse.json",
     JSON.stringify(
-      { startedAt, machine, loadAverageAtEnd, options, dataFile, records: sample.records, corpora: describeCorpora(families), summaries, results },
+      { startedAt, machine, loadAverageAtEnd, options, dataFile, records: sample.records, corpora: describeCorpora(families), summaries, costs, results },
       null,
       2
     )
