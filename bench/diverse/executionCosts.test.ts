@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Api, endpointsOf } from "@equides/domain"
 import fc from "fast-check"
 import { LATENCY_BUCKETS, Registry } from "../../packages/server/src/telemetry.ts"
-import { addHistograms, costRows, executionHistograms, formatCosts, quantileOf } from "./executionCosts.ts"
+import { addHistograms, costRows, executionHistograms, formatCosts, type Histogram, quantileOf, subtractHistograms } from "./executionCosts.ts"
 
 /** Captured from the server's registry (`Registry.render`), the execution histogram's lines and one other series. */
 const CAPTURED = `# HELP equides_http_rate_limited_total 429 answers (quota exhausted).
@@ -57,6 +57,37 @@ describe("execution costs measured per family", () => {
       const twice = addHistograms([{ stats: histogram }, { stats: histogram }])["stats"]
       assert.deepStrictEqual(twice, { buckets: histogram.buckets.map(([b, c]) => [b, 2 * c] as const), sum: 2 * histogram.sum, count: 2 * histogram.count })
     }))
+  })
+
+  it("what a family counted between two reads of the same server: the first uses left out", () => {
+    fc.assert(fc.property(
+      fc.array(fc.double({ min: 0, max: 12, noNaN: true }), { maxLength: 30 }),
+      fc.array(fc.double({ min: 0, max: 12, noNaN: true }), { maxLength: 30 }),
+      (first, rest) => {
+        const registry = new Registry()
+        for (const seconds of first) registry.recordExecution("list", seconds)
+        const before = executionHistograms(registry.render())
+        for (const seconds of rest) registry.recordExecution("list", seconds)
+        const since = subtractHistograms(executionHistograms(registry.render()), before)
+        if (rest.length === 0) return assert.deepStrictEqual(since, {})
+        const alone = new Registry()
+        for (const seconds of rest) alone.recordExecution("list", seconds)
+        const expected = executionHistograms(alone.render())["list"]
+        assert.deepStrictEqual(since["list"].buckets, expected.buckets)
+        assert.strictEqual(since["list"].count, rest.length)
+        assert.closeTo(since["list"].sum, expected.sum, 1e-9)
+      }
+    ))
+  })
+
+  it("judges below one unit's worth (0.5 ms) as one unit: a fast route declaring nothing is not off", () => {
+    const one = (meanMs: number): Histogram => ({ buckets: [[0.0005, 10], [Infinity, 10]], sum: (10 * meanMs) / 1000, count: 10 })
+    const rows = Object.fromEntries(costRows(endpointsOf(Api), { stats: one(0.02), consanguinite: one(5) }).map((row) => [row.family, row]))
+    assert.deepInclude(rows["stats"], { declaredMs: 0, declaredUnits: 1, measuredUnits: 1, ratio: 1, off: false })
+    // consanguinite declares 0.5 ms; measured 5 ms: 10× its declared cost.
+    assert.deepInclude(rows["consanguinite"], { declaredMs: 0.5, measuredUnits: 10, off: true })
+    assert.closeTo(rows["consanguinite"].ratio, 0.1, 1e-9)
+    assert.match(formatCosts([rows["consanguinite"]]), /OFF mean 10\.0× declared/)
   })
 
   it("puts each route on the workers beside its declared cost and flags a declared cost off by more than 2×", () => {

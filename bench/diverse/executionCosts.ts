@@ -5,9 +5,10 @@
  * executes, nothing else runs) the server's `equides_execution_duration_seconds` histogram is read
  * from its `/metrics`, per family; the routes are those that run on the workers (`onWorkers` on
  * their definitions, the family they are timed under). The time is an execution's run time in its
- * worker, with one connection the nearest there is to its CPU; each family's first uses are in it.
+ * worker, with one connection the nearest there is to its CPU; each family's first uses (its first
+ * 50 requests, reported apart as latencies) are left out, as the declared costs leave them out.
  */
-import { ExecutionCost, executionUnits, OnWorkers, servedPath } from "@equides/domain"
+import { ExecutionCost, executionUnits, OnWorkers, servedPath, UNIT_CPU_MS } from "@equides/domain"
 import { Context } from "effect"
 import type { HttpApiEndpoint } from "effect/http-api"
 import { parsePrometheus } from "../../packages/server/src/testing/prometheus.ts"
@@ -53,6 +54,25 @@ export const addHistograms = (runs: ReadonlyArray<Readonly<Record<string, Histog
   return total
 }
 
+/** What `after` counted since `before` (the same server, read later), by family; families with nothing new left out. */
+export const subtractHistograms = (
+  after: Readonly<Record<string, Histogram>>,
+  before: Readonly<Record<string, Histogram>>
+): Record<string, Histogram> => {
+  const since: Record<string, Histogram> = {}
+  for (const [family, histogram] of Object.entries(after)) {
+    const known = before[family]
+    const count = histogram.count - (known?.count ?? 0)
+    if (count === 0) continue
+    since[family] = {
+      buckets: histogram.buckets.map(([bound, cumulative], i) => [bound, cumulative - (known?.buckets[i]?.[1] ?? 0)] as const),
+      sum: histogram.sum - (known?.sum ?? 0),
+      count
+    }
+  }
+  return since
+}
+
 /**
  * The `q` quantile of a histogram in seconds, as Prometheus's `histogram_quantile` estimates it:
  * linear within the bucket that holds it (from 0 for the first), the last finite bound when it
@@ -86,7 +106,7 @@ export interface CostRow {
   readonly p99Ms: number
   /** Units the measured mean implies (1 per 0.5 ms, at least 1). */
   readonly measuredUnits: number
-  /** Declared over measured mean; off when outside [1/2, 2] (a route that declares nothing: as if it declared 0.5 ms, one unit). */
+  /** Declared over measured mean, each at least what one unit pays for (0.5 ms); off when outside [1/2, 2]. */
   readonly ratio: number
   readonly off: boolean
 }
@@ -104,8 +124,8 @@ export const costRows = (endpoints: ReadonlyArray<HttpApiEndpoint.Top>, histogra
     const executions = histogram?.count ?? 0
     const meanMs = executions === 0 ? Number.NaN : (histogram!.sum / executions) * 1000
     const p99Ms = histogram === undefined ? Number.NaN : quantileOf(histogram, 0.99) * 1000
-    // Undeclared, a route pays one unit (the bytes rule's least): judged as if it declared what one unit pays for.
-    const ratio = (declaredMs > 0 ? declaredMs : 0.5) / meanMs
+    // No request costs less than one unit: below what it pays for, declared and measured are the same price.
+    const ratio = Math.max(declaredMs, UNIT_CPU_MS) / Math.max(meanMs, UNIT_CPU_MS)
     return [{
       route: servedPath(endpoint.path),
       family,

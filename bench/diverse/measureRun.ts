@@ -4,8 +4,9 @@
  * kept in the response cache never serve another's.
  *
  * 1. single executions: each family's paths in turn, one connection, `RESPONSE_CACHE_MB=0`; the
- *    first FIRST_USE requests of each family apart from the rest (issue 24: first use); then the
- *    server's execution histograms, by family (what each route's declared cost is checked against);
+ *    first FIRST_USE requests of each family apart from the rest (issue 24: first use); the server's
+ *    execution histograms read before and after the rest: what each route's declared cost is
+ *    checked against;
  * 2. under load: each family's paths over 50 connections, response cache on as deployed, probes
  *    of `/healthz` measured meanwhile; resident memory after the load. The families repeating one
  *    URI (the statistics pages) on a server of their own with the response cache off, where
@@ -19,7 +20,7 @@ import { percentile, measure, median, type Measurement } from "../load.ts"
 import { type ApiServer, memoryOf, type Memory, type Started, startApi, stop } from "../processes.ts"
 import { SIZED_BASELINE_ABOVE } from "../report.ts"
 import type { Family, FamilyName } from "./corpora.ts"
-import { executionHistograms, type Histogram } from "./executionCosts.ts"
+import { addHistograms, executionHistograms, type Histogram, subtractHistograms } from "./executionCosts.ts"
 import { startProbe, type ProbeSummary } from "./probe.ts"
 import { type Executed, runSequence } from "./sequence.ts"
 
@@ -97,7 +98,7 @@ export interface Run {
   readonly single: Partial<Record<FamilyName, Single>>
   readonly underLoad: Partial<Record<FamilyName, UnderLoad>>
   readonly crawl: Crawl | undefined
-  /** The server's execution histograms by family after the single executions (`executionCosts.ts`). */
+  /** The server's execution histograms by family over the single executions, each family's first uses left out (`executionCosts.ts`). */
   readonly executions: Readonly<Record<string, Histogram>>
   readonly startToReadyMs: number
   readonly memoryAtReady: Memory
@@ -182,17 +183,22 @@ export const measureRun = async (families: ReadonlyArray<Family>, bare: Started,
   log("single executions (1 connection, response cache off)")
   const { single, executions } = await withServer(options, { RESPONSE_CACHE_MB: "0" }, async (server) => {
     const results: Partial<Record<FamilyName, Single>> = {}
+    // Each family's executions after its first uses (those are reported apart, as latencies): what its calls cost.
+    const scrape = async () => executionHistograms(await fetch(server.metricsUrl).then((response) => response.text()))
+    const warm: Array<Record<string, Histogram>> = []
     for (const family of executing) {
-      const result = summarizeSingle(await runSequence(server.baseUrl, family.paths, options.duration))
+      let firstUsed: Record<string, Histogram> | undefined
+      const sequence = await runSequence(server.baseUrl, family.paths, options.duration, { requests: FIRST_USE, run: async () => void (firstUsed = await scrape()) })
+      const after = await scrape()
+      warm.push(subtractHistograms(after, firstUsed ?? after))
+      const result = summarizeSingle(sequence)
       results[family.name] = result
       log(
         `  ${family.name.padEnd(17)} ${String(result.requests).padStart(7)} requests  first ${FIRST_USE}: p50 ${ms(result.firstUse.p50)} max ${ms(result.firstUse.max)}` +
           `  then p50 ${ms(result.p50)}  p99 ${ms(result.p99)}  max ${ms(result.max)} ms  errors ${result.errors}`
       )
     }
-    // Every request executed, one at a time: the executions' own time, by family.
-    const metrics = await fetch(server.metricsUrl).then((response) => response.text())
-    return { single: results, executions: executionHistograms(metrics) }
+    return { single: results, executions: addHistograms(warm) }
   })
 
   const underLoad: Partial<Record<FamilyName, UnderLoad>> = {}

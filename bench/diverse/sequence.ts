@@ -12,7 +12,13 @@ export interface Executed {
   readonly ms: number
 }
 
-export const runSequence = async (baseUrl: string, paths: ReadonlyArray<string>, duration: number): Promise<Array<Executed>> => {
+/** Something to do between two requests, once `requests` have been answered (its time is not any request's). */
+export interface Pause {
+  readonly requests: number
+  readonly run: () => Promise<void>
+}
+
+export const runSequence = async (baseUrl: string, paths: ReadonlyArray<string>, duration: number, pause?: Pause): Promise<Array<Executed>> => {
   const agent = oneConnection()
   const deadline = performance.now() + duration * 1000
   const executed: Array<Executed> = []
@@ -21,6 +27,7 @@ export const runSequence = async (baseUrl: string, paths: ReadonlyArray<string>,
       if (performance.now() >= deadline) break
       const { status, bytes, ms } = await timedGet(agent, baseUrl + path)
       executed.push({ path, status, bytes, ms })
+      if (executed.length === pause?.requests) await pause.run()
     }
   } finally {
     agent.destroy()
