@@ -1,7 +1,8 @@
 /**
  * `npm run bench -- [options]`: the performance bench of design 5. Generates (once, cached) a
- * seeded extract, starts the API on it and a bare node:http baseline, measures every route family
- * with autocannon, prints one table and writes it to bench/results/<ISO timestamp>.json.
+ * seeded extract, starts the API on it and a bare node:http baseline, measures every route of the
+ * API (derived from its definition, `routes.ts`) with autocannon, prints one table and writes it to
+ * bench/results/<ISO timestamp>.json.
  */
 import { setTimeout as sleep } from "node:timers/promises"
 import { parseArgs } from "node:util"
@@ -60,10 +61,11 @@ const USAGE = `usage: npm run bench -- [options]
                        reached; --count defaults to ${STORE_BENCH_COUNT} here
   --diverse            varied traffic instead (issues 9, 24): every request a different URI drawn from the
                        served data, per family (records, pedigrees, progeny, lists, suggestions,
-                       breakdowns, statistics, consanguinity 8 and 12, matings, the explorer's pages):
+                       breakdowns, statistics, consanguinity 8 and 12, matings, the explorer's pages,
+                       and one for every other route that runs on the workers, from its definition):
                        single executions (1 connection, response cache off, each family's first 50
-                       requests apart), then --connections with the cache on and /healthz probed
-                       meanwhile; no warm-up
+                       requests apart; then each route's measured execution time beside its declared
+                       cost), then --connections with the cache on and /healthz probed meanwhile; no warm-up
   --fairness           issue 24 item 5 instead: one server per run with the quota and the response cache as
                        deployed; a measured caller (127.0.0.1) sends varied list pages one at a time, paced
                        within its quota, for --duration unloaded, then again (fresh URIs) while a loaded
