@@ -44,6 +44,13 @@ export const etalons = (
     return rank(data, mere, input, pairs, rows, (j) => relationshipAt(row, j))
   })
 
+/**
+ * F of the foal of `pere` × `mere` (rows) over all known generations, as the ranking gives it: a
+ * test-mating page shows it beside the cut's F of `/v1/accouplements`.
+ */
+export const foalCoefficient = (data: DatasetData, pere: number, mere: number): number =>
+  relationshipAt(relationshipRow(threadPedigree(data), data.genetics.longestLine, data.progeny, mere), pere) / 2
+
 /** The page of `rows` (undefined: every row) by their coancestry with the mare, `kinship(j)` being a(mare, j). */
 const rank = (
   data: DatasetData,
