@@ -36,7 +36,8 @@ const bar = (coefficient: number, mean: number | undefined): Html =>
     across(coefficient)
   }" height="10"></rect>${mean === undefined ? "" : html`<line class="mean" x1="${across(mean)}" x2="${across(mean)}" y1="0" y2="10"></line>`}</svg>`
 
-const form = (pairs: Pairs): Html =>
+/** `mare`: the name of the mare ranked for, shown in the combobox. */
+const form = (pairs: Pairs, mare: string | undefined): Html =>
   html`<form class="filters" method="get" action="${EXPLORER_MATINGS}">
 <fieldset><legend>Jument</legend>
 <div class="search">${
@@ -44,6 +45,7 @@ const form = (pairs: Pairs): Html =>
       id: "f-mere-nom",
       label: "Nom de la jument",
       fill: "f-mere",
+      value: mare,
       help: "Tapez le début de son nom : les flèches parcourent les suggestions, Entrée écrit son identifiant ci-dessous."
     })
   }</div>
@@ -103,7 +105,7 @@ export const etalonsPage = (meta: Meta, pairs: Pairs, outcome: MatingsOutcome): 
 générations connues, la jauge allant de 0 à ${foalPercent(SCALE)} ; un trait y marque le F moyen de la race de la jument. La parenté moyenne avec la population de référence de la race de la jument aide à
 préférer les étalons qui gardent la race diverse. Définitions : <a href="/documentation#consanguinite">documentation</a>.</p>
 <div class="list-layout">
-<div>${form(pairs)}</div>
+<div>${form(pairs, outcome.kind === "ranking" ? outcome.ranking.mere.nom : undefined)}</div>
 <div>${
       outcome.kind === "form"
         ? html`<p>Donner l'identifiant d'une jument, ou suivre « Choisir un étalon » depuis sa fiche.</p>`

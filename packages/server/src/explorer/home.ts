@@ -21,6 +21,8 @@ export interface ComboboxSpec {
   readonly fill?: string
   /** Beside the input (the home's submit button). */
   readonly button?: Html
+  /** The text the input starts with (the name of the horse already chosen). */
+  readonly value?: string | undefined
 }
 
 /**
@@ -30,7 +32,9 @@ export interface ComboboxSpec {
 export const horseCombobox = (c: ComboboxSpec): Html =>
   html`<label for="${c.id}">${c.label}</label>
 <div class="row">
-<input id="${c.id}"${c.name === undefined ? "" : html` name="${c.name}" required`} type="text" autocomplete="off" spellcheck="false"
+<input id="${c.id}"${c.name === undefined ? "" : html` name="${c.name}" required`}${
+    c.value === undefined ? "" : html` value="${c.value}"`
+  } type="text" autocomplete="off" spellcheck="false"
  role="combobox" aria-autocomplete="list" aria-expanded="false" aria-controls="${c.id}-suggestions"
  aria-describedby="${c.id}-aide" data-suggest data-status="${c.id}-statut" ${
     c.fill === undefined ? html`data-record="/explorer/equides/"` : html`data-fill="${c.fill}"`

@@ -143,6 +143,7 @@ layer(testServer(fromRecords(FAMILY, LOADED_2025)))("explorer routes", (it) => {
       // Picked by name with the home's combobox, which writes her id into the form's field.
       assert.include(page, `role="combobox"`)
       assert.include(page, `data-fill="f-mere"`)
+      assert.include(page, `value="ÉCLAIR DU BOIS" type="text"`)
       assert.include(page, `<script src="${assetUrl(SCRIPT)}" defer></script>`)
       // Every foal's F drawn as a bar; her half-brother's foal 12.5 %, her sire's 25 %.
       assert.strictEqual(page.match(/<svg class="foal-bar"/g)?.length, 4)
