@@ -19,9 +19,11 @@ import type { OrderedPedigree } from "./ordered.ts"
 import { generationStarts, pedigreeGraph } from "./pedigreeGraph.ts"
 
 /**
- * A row of A held on the animals it reaches alone (i, its ancestors and their descendants: some
- * 14 000 of the 4.45 M records for a mare of the full extract), never one slot per animal: a
- * query thread keeps no buffer of the registry's size between rows.
+ * A row of A held on the animals it reaches alone (i, its ancestors and their descendants: from a
+ * few dozen to some 70 000 of the 4.45 M records for a mare of the full extract), never one slot
+ * per animal: a query thread keeps nothing of a row once read, where two buffers of the
+ * registry's size (9 bytes a record) stayed resident in every worker. The bitset and its word
+ * counts cost n/8 bytes each for the time of one row.
  */
 export interface RelationshipRow {
   /** The reached animals as a bitset over every animal: an animal not reached reads 0 at one word. */
