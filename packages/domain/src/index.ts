@@ -47,6 +47,7 @@ export {
 } from "./query/consanguinite/consanguinite.ts"
 export { foalInbreeding } from "./query/consanguinite/coancestry.ts"
 export type { Parentage } from "./query/consanguinite/cutGraph.ts"
+export { foalCoefficient } from "./query/etalons.ts"
 export { breedReference, genetique, PRINCIPAUX_ANCETRES, statsGenetique } from "./query/genetique.ts"
 export type { GeneticColumns } from "./genetics/columns.ts"
 export * from "./query/stats.ts"

@@ -31,6 +31,8 @@ export const EXPLORER_STATS = "/explorer/stats"
 export const EXPLORER_SIRES = "/explorer/reproducteurs"
 export const EXPLORER_GENETICS = "/explorer/genetique"
 export const EXPLORER_MATINGS = "/explorer/accouplements"
+/** One stallion × the mare: the foal of a test mating (`/v1/accouplements`). */
+export const EXPLORER_MATING = "/explorer/accouplements/essai"
 /** Static files under content-hash names (`explorer.3f2a…css`): cached for a year, immutable. */
 export const EXPLORER_ASSET = "/explorer/static/:file"
 export const FAVICON = "/favicon.ico"
@@ -46,6 +48,7 @@ export const EXPLORER_ROUTES: ReadonlyArray<string> = [
   EXPLORER_SIRES,
   EXPLORER_GENETICS,
   EXPLORER_MATINGS,
+  EXPLORER_MATING,
   EXPLORER_ASSET,
   FAVICON
 ]
@@ -69,7 +72,9 @@ export const EXPLORER_EXECUTION_MS: Readonly<Record<string, number>> = {
   // As /v1/stats/genetique once a (race, years) pair's figures are kept (2 ms; its first use 0.2–0.8 s).
   [EXPLORER_GENETICS]: 2,
   // As /v1/accouplements/etalons (one indirect pass and the candidates read once, docs/decisions.md).
-  [EXPLORER_MATINGS]: 20
+  [EXPLORER_MATINGS]: 20,
+  // As /v1/accouplements (0.5 ms) and the mare's row of A for the F over all generations (1–40 ms at full scale, docs/decisions.md).
+  [EXPLORER_MATING]: 10
 }
 
 /** `Cache-Control` of content-hashed files: their URL changes whenever their bytes do. */

@@ -3,7 +3,7 @@ export { Api } from "./Api.ts"
 export { type ApiClient, EquidesApiClient, makeApiClient } from "./client.ts"
 export { Bench, benchExcluded, type BenchKind, benchPlan, type BenchPlan, type BenchRequest } from "./benchPlan.ts"
 export { BytesEstimate, bytesEstimate, type BytesEstimator, type EstimateQuery } from "./bytesEstimate.ts"
-export { ConsanguiniteApi, DEFINITIONS_CONSANGUINITE } from "./consanguinite.ts"
+export { accouplementQuery, ConsanguiniteApi, DEFINITIONS_CONSANGUINITE } from "./consanguinite.ts"
 export { Discovery, discoveryKey, type DiscoveryPlace, servedPath } from "./discoveryPlace.ts"
 export { endpointsOf } from "./endpoints.ts"
 export { Example, example, type ExampleRequest, type ExampleSubject, type RouteExample, routeExamples } from "./routeExample.ts"
@@ -20,6 +20,9 @@ export { NoQuery, type ParamDoc, ParamDocs, paramDocsOf, readInt } from "./param
 export {
   DOCUMENTATION_PATH,
   equideNotFound,
+  notAMare,
+  parentNotFound,
+  sameParent,
   Introuvable,
   MethodeNonAdmise,
   PROBLEM_TYPES,

@@ -57,6 +57,31 @@ export class Introuvable extends HttpApiError.Problem<Introuvable>()("Introuvabl
  */
 export const equideNotFound = new Introuvable({ detail: "Aucun équidé ne porte cet identifiant dans le jeu de données servi." })
 
+/**
+ * The refusals of a mating's parents (`/v1/accouplements`, `/v1/accouplements/etalons`), shared by
+ * the handlers and the explorer's pages. A parent that matches no record: the 404 names the parameter.
+ */
+export const parentNotFound = (parametres: ReadonlyArray<"pere" | "mere">) =>
+  new Introuvable({
+    detail: parametres.length === 2
+      ? "Aucun équidé ne porte l'identifiant donné pour pere, ni celui donné pour mere, dans le jeu de données servi."
+      : `Aucun équidé ne porte l'identifiant donné pour ${parametres[0]} dans le jeu de données servi.`,
+    parametre: parametres[0]
+  })
+
+export const sameParent = new ParametreInvalide({
+  detail: "pere et mere désignent le même équidé : un accouplement joint deux individus distincts.",
+  parametre: "mere",
+  indice: "Donner pour mere un autre identifiant que pour pere."
+})
+
+export const notAMare = (sexe: string) =>
+  new ParametreInvalide({
+    detail: `mere désigne un équidé de sexe ${sexe === "" ? "non renseigné" : sexe} : les étalons se classent pour une jument (sexe Femelle).`,
+    parametre: "mere",
+    indice: "Donner pour mere l'identifiant d'une fiche de sexe Femelle."
+  })
+
 export class TropDeRequetes extends HttpApiError.Problem<TropDeRequetes>()("TropDeRequetes", {
   type: typeOf("erreur-trop-de-requetes"),
   status: 429,

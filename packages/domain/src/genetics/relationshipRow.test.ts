@@ -5,7 +5,7 @@ import type { Parentage } from "../query/consanguinite/cutGraph.ts"
 import { geneticColumns } from "./columns.ts"
 import { rowPedigree } from "./ordered.ts"
 import { coancestryTable, pedigreeArbitrary } from "./pedigree.fixtures.ts"
-import { clearRow, relationshipRow, rowBuffers } from "./relationshipRow.ts"
+import { relationshipAt, relationshipRow } from "./relationshipRow.ts"
 
 /** Each animal's children through either link, as the Dataset's progeny index lists them. */
 const childrenOf = ({ dam, sire }: Parentage): Postings => {
@@ -20,14 +20,11 @@ const childrenOf = ({ dam, sire }: Parentage): Postings => {
   return { offsets, rows: Uint32Array.from(lists.flat()) }
 }
 
+/** a(i, j) for every j, read through the row's own lookup (0 where it does not reach). */
 const rowOf = (parentage: Parentage, i: number): Float64Array => {
   const { longestLine } = geneticColumns(parentage)
-  const buffers = rowBuffers(longestLine.length)
-  // Buffers reused: a row after another reads zeros where it does not reach.
-  clearRow(buffers, relationshipRow(rowPedigree(parentage, longestLine), longestLine, childrenOf(parentage), (i + 1) % longestLine.length, buffers))
-  expect(buffers.row.every((x) => x === 0) && buffers.seen.every((x) => x === 0)).toBe(true)
-  relationshipRow(rowPedigree(parentage, longestLine), longestLine, childrenOf(parentage), i, buffers)
-  return buffers.row
+  const row = relationshipRow(rowPedigree(parentage, longestLine), longestLine, childrenOf(parentage), i)
+  return Float64Array.from(longestLine, (_, j) => relationshipAt(row, j))
 }
 
 describe("relationshipRow", () => {
@@ -37,6 +34,18 @@ describe("relationshipRow", () => {
     const dam = Int32Array.from([-1, -1, -1, 1, 2, -1])
     const a = rowOf({ sire, dam }, 3)
     expect(Array.from(a, (x) => x / 2)).toEqual([0.25, 0.25, 0, 0.5, 0.125, 0])
+  })
+
+  it("holds the reached animals alone: i, its ancestors and their descendants", () => {
+    // 0 × 1 -> 2; 2 × 3 -> 4; 5 × 6 -> 7 elsewhere; the row of 2 reaches 0, 1, 2 and 4, never 3, 5, 6, 7.
+    const sire = Int32Array.from([-1, -1, 0, -1, 2, -1, -1, 5])
+    const dam = Int32Array.from([-1, -1, 1, -1, 3, -1, -1, 6])
+    const parentage = { sire, dam }
+    const { longestLine } = geneticColumns(parentage)
+    const row = relationshipRow(rowPedigree(parentage, longestLine), longestLine, childrenOf(parentage), 2)
+    expect(Array.from(row.rows)).toEqual([0, 1, 2, 4])
+    expect(Array.from(row.values)).toEqual([0.5, 0.5, 1, 0.5])
+    expect([3, 5, 6, 7].map((j) => relationshipAt(row, j))).toEqual([0, 0, 0, 0])
   })
 
   it("a link the load dropped for closing a cycle is not followed down, though the progeny index lists it", () => {

@@ -12,47 +12,46 @@
  * are computed again in double precision over i's ancestors alone (an ancestor's F depends on its
  * own ancestors only: inbreeding.ts on that sub-pedigree), so that the row is exact to rounding.
  */
+import { bitRank, bitRanks, bitRows, hasBit, setBits, wordsFor } from "../dataset/bits.ts"
 import type { Postings } from "../dataset/columns.ts"
 import { inbreedingCoefficients, mendelianVariance } from "./inbreeding.ts"
 import type { OrderedPedigree } from "./ordered.ts"
-import { pedigreeGraph } from "./pedigreeGraph.ts"
+import { generationStarts, pedigreeGraph } from "./pedigreeGraph.ts"
 
 /**
- * One slot per animal, all zero between rows: a thread keeps them, so that a row costs the animals
- * it reaches, not 9 bytes of fresh memory per animal of the registry.
+ * A row of A held on the animals it reaches alone (i, its ancestors and their descendants: from a
+ * few dozen to some 70 000 of the 4.45 M records for a mare of the full extract), never one slot
+ * per animal: a query thread keeps nothing of a row once read, where two buffers of the
+ * registry's size (9 bytes a record) stayed resident in every worker. The bitset and its word
+ * counts cost n/8 bytes each for the time of one row.
  */
-export interface RowBuffers {
-  /** a(i, j) of the row being read; 0 outside the reached animals. */
-  readonly row: Float64Array
-  readonly seen: Uint8Array
+export interface RelationshipRow {
+  /** The reached animals as a bitset over every animal: an animal not reached reads 0 at one word. */
+  readonly reached: Uint32Array
+  /** `bitRanks(reached)`: a reached animal's slot in `rows` and `values` at one word more. */
+  readonly ranks: Uint32Array
+  /** The reached animals, ascending. */
+  readonly rows: Uint32Array
+  /** a(i, rows[k]). */
+  readonly values: Float64Array
 }
 
-export const rowBuffers = (size: number): RowBuffers => ({ row: new Float64Array(size), seen: new Uint8Array(size) })
-
-/** Zeroes the buffers again after a row whose reached animals are `reached`. */
-export const clearRow = (buffers: RowBuffers, reached: Int32Array): void => {
-  for (let k = 0; k < reached.length; k++) {
-    buffers.row[reached[k]] = 0
-    buffers.seen[reached[k]] = 0
-  }
-}
+/** a(i, j): 0 when the row does not reach j. */
+export const relationshipAt = (row: RelationshipRow, j: number): number =>
+  hasBit(row.reached, j) ? row.values[bitRank(row.reached, row.ranks, j)] : 0
 
 /**
- * Writes a(i, j) for every animal j of `pedigree` into `buffers.row` (zero on entry) and answers
- * the animals it reached (every other a(i, j) is 0), to give to `clearRow` once read.
- * `generation` is each animal's longest line (a kept parent's is smaller) and `children` each
- * animal's children (any superset of the kept links': a child through a link the pedigree does
- * not keep only costs its visit).
+ * a(i, j) for every animal j of `pedigree` (`size` animals). `generation` is each animal's longest
+ * line (a kept parent's is smaller) and `children` each animal's children (any superset of the kept
+ * links': a child through a link the pedigree does not keep only costs its visit).
  */
 export const relationshipRow = (
   pedigree: OrderedPedigree,
   generation: ArrayLike<number>,
   children: Postings,
-  i: number,
-  buffers: RowBuffers
-): Int32Array => {
+  i: number
+): RelationshipRow => {
   const { dam, sire } = pedigree
-  const { row, seen } = buffers
   // i and its ancestors, numbered locally in the order met.
   const local = new Map<number, number>([[i, 0]])
   const animals: Array<number> = [i]
@@ -91,38 +90,40 @@ export const relationshipRow = (
     }
     up[v] = share * mendelianVariance(F, s, d)
   }
-  for (let v = 0; v < k; v++) row[animals[graph.row[v]]] = up[v]
 
-  // The ancestors and their descendants, then in generation order (a counting sort).
-  const reached: Array<number> = []
-  let deepest = 0
-  for (const v of animals) {
-    seen[v] = 1
-    reached.push(v)
-  }
-  for (let at = 0; at < reached.length; at++) {
-    const v = reached[at]
-    if (generation[v] > deepest) deepest = generation[v]
+  // The ancestors and their descendants, numbered by their rank among the reached rows.
+  const reached = new Uint32Array(wordsFor(pedigree.size))
+  setBits(reached, animals)
+  const met = animals.slice()
+  for (let at = 0; at < met.length; at++) {
+    const v = met[at]
     for (let c = children.offsets[v], end = children.offsets[v + 1]; c < end; c++) {
       const child = children.rows[c]
-      if (seen[child] === 1) continue
-      seen[child] = 1
-      reached.push(child)
+      if (hasBit(reached, child)) continue
+      reached[child >>> 5] |= 1 << (child & 31)
+      met.push(child)
     }
   }
-  const start = new Int32Array(deepest + 2)
-  for (const v of reached) start[generation[v] + 1]++
-  for (let g = 1; g < start.length; g++) start[g] += start[g - 1]
-  const ordered = new Int32Array(reached.length)
-  for (const v of reached) ordered[start[generation[v]]++] = v
+  const ranks = bitRanks(reached)
+  const rows = new Uint32Array(met.length)
+  bitRows(reached, rows)
+  const values = new Float64Array(rows.length)
+  for (let v = 0; v < k; v++) values[bitRank(reached, ranks, animals[graph.row[v]])] = up[v]
 
-  // Down, parents first: each receives half of each parent's value (0 outside the reached ones).
+  // Down, parents first (generation order: a counting sort): each receives half of each parent's
+  // value (0 outside the reached ones).
+  const lines = new Int32Array(rows.length)
+  for (let n = 0; n < rows.length; n++) lines[n] = generation[rows[n]]
+  const start = generationStarts(lines)
+  const ordered = new Int32Array(rows.length)
+  for (let n = 0; n < rows.length; n++) ordered[start[lines[n]]++] = n
+  const row: RelationshipRow = { reached, ranks, rows, values }
   for (let n = 0; n < ordered.length; n++) {
-    const v = ordered[n]
-    const s = sire(v)
-    const d = dam(v)
+    const at = ordered[n]
+    const s = sire(rows[at])
+    const d = dam(rows[at])
     if (s < 0 && d < 0) continue
-    row[v] += 0.5 * ((s >= 0 ? row[s] : 0) + (d >= 0 ? row[d] : 0))
+    values[at] += 0.5 * ((s >= 0 ? relationshipAt(row, s) : 0) + (d >= 0 ? relationshipAt(row, d) : 0))
   }
-  return ordered
+  return row
 }

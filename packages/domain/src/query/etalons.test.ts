@@ -8,7 +8,7 @@ import { coancestryTable, pedigreeArbitrary } from "../genetics/pedigree.fixture
 import { Etalons } from "../schemas/etalons.ts"
 import { idN } from "../testing/ids.ts"
 import { accouplement } from "./consanguinite/consanguinite.ts"
-import { etalons, type EtalonsInput } from "./etalons.ts"
+import { etalons, type EtalonsInput, foalCoefficient } from "./etalons.ts"
 
 const PROVENANCE = { ...inMemoryProvenance(0), ingestedAt: "2003-06-01T00:00:00.000Z" }
 
@@ -45,6 +45,8 @@ describe("etalons by hand", () => {
       ["SIRE", 0.25, 3]
     ])
     expect(body.pagination).toEqual({ total: 3, limite: 100, offset: 0, suivant: null, precedent: null })
+    // One pair alone (a test-mating page): the same coefficients.
+    expect([5, 4, 0].map((pere) => foalCoefficient(data, pere, 3))).toEqual([0, 0.125, 0.25])
   })
 
   it("coefficient_max keeps the candidates at or below it; pages follow the list's rules", () => {
@@ -97,6 +99,7 @@ describe("etalons on random pedigrees", () => {
             expect(males[b]).toBe(true)
             expect(Math.abs(d.coefficient - table[m][b])).toBeLessThan(1e-12)
             const row = rowOf[b]
+            expect(foalCoefficient(data, row, mare)).toBe(d.coefficient)
             if (data.genetics.longestLine[row] <= 11 && data.genetics.longestLine[mare] <= 11) {
               expect(Math.abs(d.coefficient - accouplement(data, row, mare, 12).coefficient)).toBeLessThan(1e-12)
             }

@@ -8,7 +8,7 @@
 import { Result } from "effect"
 import { postingsCount } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
-import { clearRow, relationshipRow, type RowBuffers, rowBuffers } from "../genetics/relationshipRow.ts"
+import { relationshipAt, relationshipRow } from "../genetics/relationshipRow.ts"
 import type { Etalons } from "../schemas/etalons.ts"
 import { foldValue } from "../text/fold.ts"
 import type { QueryResult } from "./errors.ts"
@@ -21,17 +21,6 @@ import { select } from "./select.ts"
 import { selectionRows } from "./selection.ts"
 
 export const ETALONS_PATH = "/v1/accouplements/etalons"
-
-const buffersByData = new WeakMap<DatasetData, RowBuffers>()
-
-const buffersOf = (data: DatasetData): RowBuffers => {
-  let buffers = buffersByData.get(data)
-  if (buffers === undefined) {
-    buffers = rowBuffers(data.size)
-    buffersByData.set(data, buffers)
-  }
-  return buffers
-}
 
 /** The route's decoded parameters, `mere` resolved to her row by the handler, bounds already checked. */
 export interface EtalonsInput extends Omit<FilterInput, "sexe"> {
@@ -51,36 +40,40 @@ export const etalons = (
     // The list's own filters with sexe forced to Male (an extract without a male has no candidate).
     const males = foldedCodes(data.sexe, foldValue("Male"))
     const rows = males.length === 0 ? new Uint32Array(0) : selectionRows(select(data, { ...filters, sexe: males }))
-    const buffers = buffersOf(data)
-    const reached = relationshipRow(threadPedigree(data), data.genetics.longestLine, data.progeny, mere, buffers)
-    try {
-      return rank(data, mere, input, pairs, rows, buffers.row)
-    } finally {
-      clearRow(buffers, reached)
-    }
+    const row = relationshipRow(threadPedigree(data), data.genetics.longestLine, data.progeny, mere)
+    return rank(data, mere, input, pairs, rows, (j) => relationshipAt(row, j))
   })
 
-/** The page of `rows` (undefined: every row) by their coancestry with the mare, `kinship` being her row of A. */
+/**
+ * F of the foal of `pere` × `mere` (rows) over all known generations, as the ranking gives it: a
+ * test-mating page shows it beside the cut's F of `/v1/accouplements`.
+ */
+export const foalCoefficient = (data: DatasetData, pere: number, mere: number): number =>
+  relationshipAt(relationshipRow(threadPedigree(data), data.genetics.longestLine, data.progeny, mere), pere) / 2
+
+/** The page of `rows` (undefined: every row) by their coancestry with the mare, `kinship(j)` being a(mare, j). */
 const rank = (
   data: DatasetData,
   mere: number,
   input: EtalonsInput,
   pairs: ReadonlyArray<readonly [string, string]>,
   rows: Uint32Array | undefined,
-  kinship: Float64Array
+  kinship: (row: number) => number
 ): Etalons => {
   const { coefficient_max, limite, offset } = input
   const count = rows === undefined ? data.size : rows.length
   const produits = (row: number): number => postingsCount(data.progeny, row)
-  // > 0 when candidate a ranks after b: coefficient ascending, produits descending, nom, id.
-  const after = (a: number, b: number): number =>
-    kinship[a] - kinship[b] || produits(b) - produits(a) || data.nameKey[a] - data.nameKey[b] || compareIds(data, a, b)
+  // > 0 when candidate a ranks after b: coefficient ascending, then (`tie`) produits descending, nom, id.
+  const tie = (a: number, b: number): number => produits(b) - produits(a) || data.nameKey[a] - data.nameKey[b] || compareIds(data, a, b)
+  const after = (a: number, b: number): number => kinship(a) - kinship(b) || tie(a, b)
 
   // A max-heap of the `need` best read so far: its root is the worst of them.
   const need = offset + limite
   const heap = new Int32Array(need)
   let size = 0
   let total = 0
+  // The root's a(mare, ·), read again only when the root changes: each candidate reads its own once.
+  let rootKinship = 0
   const siftDown = (at: number): void => {
     for (;;) {
       const l = 2 * at + 1
@@ -97,7 +90,8 @@ const rank = (
   for (let k = 0; k < count; k++) {
     const row = rows === undefined ? k : rows[k]
     if (row === mere) continue
-    if (coefficient_max !== undefined && kinship[row] / 2 > coefficient_max) continue
+    const a = kinship(row)
+    if (coefficient_max !== undefined && a / 2 > coefficient_max) continue
     total++
     if (size < need) {
       let at = size++
@@ -110,9 +104,11 @@ const rank = (
         heap[parent] = t
         at = parent
       }
-    } else if (need > 0 && after(row, heap[0]) < 0) {
+      rootKinship = kinship(heap[0])
+    } else if (need > 0 && (a - rootKinship || tie(row, heap[0])) < 0) {
       heap[0] = row
       siftDown(0)
+      rootKinship = kinship(heap[0])
     }
   }
   const ranked = Array.from(heap.subarray(0, size)).sort(after).slice(offset)
@@ -121,7 +117,7 @@ const rank = (
     mere: { id: idOf(data, mere), nom: nomOf(data, mere), race: raceOf(data, mere), annee_naissance: anneeOf(data, mere) ?? null },
     donnees: ranked.map((row) => ({
       etalon: resume(data, row),
-      coefficient: kinship[row] / 2,
+      coefficient: kinship(row) / 2,
       parente_moyenne: parente === null ? null : single(parente[row]),
       produits: produits(row)
     })),

@@ -41,6 +41,8 @@ const PAGES: ReadonlyArray<readonly [string, string]> = [
   ["reproducteurs", "/explorer/reproducteurs?code=BTR&produits_min=3"],
   ["genetique", "/explorer/genetique?race=Trotteur+Francais"],
   ["accouplements", `/explorer/accouplements?mere=${MARE}&race=Trotteur+Francais`],
+  ["accouplements-form", "/explorer/accouplements"],
+  ["essai", `/explorer/accouplements/essai?pere=${KENTUCKY}&mere=${MARE}`],
   ["documentation", "/documentation"]
 ]
 
@@ -140,14 +142,54 @@ describe.skipIf(executable === undefined)("the explorer in a browser", () => {
         yield* step(() => page.keyboard.press("Enter"))
         yield* step(() => page.waitForURL(`**/explorer/accouplements?mere=${MARE}`))
         assert.strictEqual(yield* step(() => page.locator("tbody tr").count()), 20)
-        assert.strictEqual(yield* step(() => page.locator("tbody meter").count()), 20)
+        assert.strictEqual(yield* step(() => page.locator("tbody svg.foal-bar").count()), 20)
         yield* step(() => page.locator("#f-coefficient_max").focus())
         yield* step(() => page.keyboard.type("0.01"))
         yield* step(() => page.keyboard.press("Enter"))
         yield* step(() => page.waitForURL(/coefficient_max=0\.01/))
-        const status = (yield* step(() => page.getByRole("status").first().textContent())) ?? ""
+        // The ranking's status (the combobox has its own, empty).
+        const status = (yield* step(() => page.getByRole("status").filter({ hasText: "classé" }).textContent())) ?? ""
         assert.match(status, /étalons? classés? pour CHAMPION DU ROUET/)
         yield* screenshot(page, "accouplements")
+        assert.deepStrictEqual(errors, [])
+      }), TIMEOUT)
+
+    it.effect("the mare picked by name with the combobox → the ranking → a stallion's test mating, by keyboard", () =>
+      Effect.gen(function*() {
+        const { page, errors } = yield* openPage("/explorer/accouplements")
+        const box = page.getByRole("combobox", { name: "Nom de la jument" })
+        const answered = page.waitForResponse((response) => new URL(response.url()).searchParams.get("q") === "champion du rou")
+        yield* step(() => box.pressSequentially("champion du rou", { delay: 20 }))
+        yield* step(() => answered)
+        yield* step(() => page.getByRole("option", { name: /CHAMPION DU ROUET/ }).first().waitFor())
+        // Several horses bear the name: down the list to hers.
+        let chosen: string | null = null
+        for (let i = 0; i < 10 && chosen !== MARE; i++) {
+          yield* step(() => box.press("ArrowDown"))
+          yield* step(() => page.waitForFunction("document.querySelector('[aria-activedescendant]') !== null"))
+          const active = yield* step(() => box.getAttribute("aria-activedescendant"))
+          assert.isString(active)
+          chosen = yield* step(() => page.locator(`#${active}`).getAttribute("data-id"))
+        }
+        // Enter writes her id into the form (the page stays), and says so.
+        yield* step(() => box.press("Enter"))
+        assert.strictEqual(yield* step(() => page.locator("#f-mere").inputValue()), MARE)
+        assert.strictEqual(yield* step(() => box.getAttribute("aria-expanded")), "false")
+        assert.match((yield* step(() => page.locator("#f-mere-nom-statut").textContent())) ?? "", /^CHAMPION DU ROUET choisi/)
+        yield* step(() => page.getByRole("button", { name: "Classer" }).focus())
+        yield* step(() => page.keyboard.press("Enter"))
+        // The form's empty filters come along (the page drops them).
+        yield* step(() => page.waitForURL(new RegExp(`/explorer/accouplements\\?mere=${MARE}&`)))
+        // The first stallion's test mating: the same F over all generations as in the ranking.
+        const first = page.locator("tbody tr").first()
+        const ranked = ((yield* step(() => first.locator("td.foal").textContent())) ?? "").match(/[\d,]+\u00a0%/)?.[0] ?? "no value"
+        yield* step(() => first.getByRole("link", { name: /^essai/ }).focus())
+        yield* step(() => page.keyboard.press("Enter"))
+        yield* step(() => page.waitForURL(/\/explorer\/accouplements\/essai\?pere=[A-Za-z0-9_-]{22}&mere=/))
+        assert.match((yield* step(() => page.locator("h1").textContent())) ?? "", / × CHAMPION DU ROUET$/)
+        const full = (yield* step(() => page.locator("dl.fields dd").first().textContent())) ?? ""
+        assert.isTrue(full.startsWith(ranked), `${full} / ${ranked}`)
+        yield* screenshot(page, "essai")
         assert.deepStrictEqual(errors, [])
       }), TIMEOUT)
 

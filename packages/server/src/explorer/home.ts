@@ -1,25 +1,61 @@
 /**
  * The home page (`/explorer/`, and `/` for a browser): the search box, what the data is, where to
  * go next. The search box is an ARIA combobox fed by `/v1/search` (`static/explorer.js`); without
- * script the form submits to the list filtered by name.
+ * script the form submits to the list filtered by name. The same combobox picks the mare of the
+ * stallions' ranking (`etalonsPage.ts`).
  */
 import { REFERENTIEL_DIMENSIONS, type Meta } from "@equides/domain"
 import { type Html, html } from "./html.ts"
 import { frenchDate, frenchNumber, layout } from "./layout.ts"
 import { EXPLORER_LIST, EXPLORER_STATS } from "./paths.ts"
 
+/** A horse-name combobox: what its input is and what choosing a suggestion does. */
+export interface ComboboxSpec {
+  /** The input's id; its list, help and status take it as prefix. */
+  readonly id: string
+  readonly label: string
+  readonly help: string
+  /** The input's name, when its form submits the typed text (the home: `nom`). */
+  readonly name?: string
+  /** Choosing a suggestion writes its id into the field of this id; without it, opens its record. */
+  readonly fill?: string
+  /** Beside the input (the home's submit button). */
+  readonly button?: Html
+  /** The text the input starts with (the name of the horse already chosen). */
+  readonly value?: string | undefined
+}
+
+/**
+ * The ARIA 1.2 combobox fed by `/v1/search` (`static/explorer.js`: one per page), to be placed in
+ * an element of class `search` (its list is positioned there); the page loads the script.
+ */
+export const horseCombobox = (c: ComboboxSpec): Html =>
+  html`<label for="${c.id}">${c.label}</label>
+<div class="row">
+<input id="${c.id}"${c.name === undefined ? "" : html` name="${c.name}" required`}${
+    c.value === undefined ? "" : html` value="${c.value}"`
+  } type="text" autocomplete="off" spellcheck="false"
+ role="combobox" aria-autocomplete="list" aria-expanded="false" aria-controls="${c.id}-suggestions"
+ aria-describedby="${c.id}-aide" data-suggest data-status="${c.id}-statut" ${
+    c.fill === undefined ? html`data-record="/explorer/equides/"` : html`data-fill="${c.fill}"`
+  }>
+${c.button ?? ""}
+</div>
+<ul id="${c.id}-suggestions" role="listbox" aria-label="Suggestions" hidden></ul>
+<p id="${c.id}-aide" class="muted">${c.help}</p>
+<p id="${c.id}-statut" class="skip" role="status" aria-live="polite"></p>`
+
 export const searchBox = (): Html =>
   html`<form class="search" role="search" action="${EXPLORER_LIST}" method="get">
-<label for="recherche">Nom d'un équidé</label>
-<div class="row">
-<input id="recherche" name="nom" type="text" autocomplete="off" spellcheck="false" required
- role="combobox" aria-autocomplete="list" aria-expanded="false" aria-controls="suggestions"
- aria-describedby="recherche-aide" data-suggest data-status="suggestions-statut" data-record="/explorer/equides/">
-<button type="submit">Rechercher</button>
-</div>
-<ul id="suggestions" role="listbox" aria-label="Suggestions" hidden></ul>
-<p id="recherche-aide" class="muted">Tapez le début d'un nom : les flèches parcourent les suggestions, Entrée ouvre la fiche, Échap ferme la liste.</p>
-<p id="suggestions-statut" class="skip" role="status" aria-live="polite"></p>
+${
+    horseCombobox({
+      id: "recherche",
+      label: "Nom d'un équidé",
+      name: "nom",
+      help: "Tapez le début d'un nom : les flèches parcourent les suggestions, Entrée ouvre la fiche, Échap ferme la liste.",
+      button: html`<button type="submit">Rechercher</button>`
+    })
+  }
 </form>`
 
 export const homePage = (meta: Meta): Html => {

@@ -1,18 +1,23 @@
 /**
  * The explorer's pages that read the data (a list with its facets, the statistics, a record, a
- * pedigree, a progeny, parents ranked by their offspring, a breed's genetics), made from the request alone: its query decoded with the API's own
+ * pedigree, a progeny, parents ranked by their offspring, a breed's genetics, stallions ranked for a mare, a test
+ * mating), made from the request alone: its query decoded with the API's own
  * parameters, the data read with the API's own query functions, the page rendered, as bytes with
  * their status (an error page says why, 400 or 404). A `PageExecution` is plain data: the
  * `Executor` renders it on a query worker when there are (`execution/work.ts`), so that no page
  * holds the server's thread; the same function renders it in the server's thread with `WORKERS=0`.
  */
 import {
+  accouplement,
+  accouplementQuery,
+  breedReference,
   type DatasetData,
   descendanceQuery,
   etalonsAnswer,
   etalonsQuery,
   equideNotFound,
   findEquide,
+  foalCoefficient,
   genetiqueQuery,
   foldValue,
   type Introuvable,
@@ -21,6 +26,8 @@ import {
   type Meta,
   meta,
   NoQuery,
+  notAMare,
+  parentNotFound,
   type PageResumes,
   type ParametreInvalide,
   pedigree,
@@ -32,6 +39,7 @@ import {
   sexeOf,
   reproducteursAnswer,
   reproducteursQuery,
+  sameParent,
   statistiquesDescendance,
   stats,
   statsGenetique
@@ -40,6 +48,7 @@ import { Result, Schema } from "effect"
 import { errorPage } from "./errorPage.ts"
 import { type GenetiqueOutcome, genetiquePage } from "./genetiquePage.ts"
 import { etalonsPage, type MatingsOutcome } from "./etalonsPage.ts"
+import { matingPage } from "./matingPage.ts"
 import type { Html } from "./html.ts"
 import { FACET_DIMENSIONS, listPage, type ListOutcome, type Suggestions } from "./listPage.ts"
 import { type Pairs, queryString } from "./paths.ts"
@@ -53,7 +62,7 @@ import { parentLinks, progenyView, recordView } from "./views.ts"
 
 /** A page to render: `url`, the request's path and query as received; `id`, the `{id}` of a record's pages. */
 export type PageExecution =
-  | { readonly page: "list" | "stats" | "reproducteurs" | "genetique" | "accouplements"; readonly url: string }
+  | { readonly page: "list" | "stats" | "reproducteurs" | "genetique" | "accouplements" | "accouplement"; readonly url: string }
   | { readonly page: "record" | "pedigree" | "progeny"; readonly url: string; readonly id: string }
 
 /** A rendered page: its status (200, or the 400 or 404 of an error page) and its UTF-8 bytes. */
@@ -75,6 +84,7 @@ const PROGENY_SCHEMA = Schema.Struct(descendanceQuery.fields)
 const SIRES_SCHEMA = Schema.Struct(reproducteursQuery.fields)
 const GENETICS_SCHEMA = Schema.Struct(genetiqueQuery.fields)
 const MATINGS_SCHEMA = Schema.Struct(etalonsQuery.fields)
+const MATING_SCHEMA = Schema.Struct(accouplementQuery.fields)
 
 const BREAKDOWNS: ReadonlyArray<readonly [string, RepartitionQuery]> = [
   ["Par race (les 15 plus nombreuses)", { dimension: "race", limite: 15 }],
@@ -158,18 +168,37 @@ const matingsOutcome = (data: DatasetData, pairs: Pairs, json: string): { readon
   if (pairs.every(([name]) => name !== "mere")) return { outcome: { kind: "form" }, status: 200 }
   const decoded = decodeQuery(MATINGS_SCHEMA, etalonsQuery.docs, pairs)
   if (Result.isFailure(decoded)) return { outcome: { kind: "refused", detail: decoded.failure.detail, indice: decoded.failure.indice }, status: 400 }
-  // The route's own checks (handlers/consanguinite.ts): an unknown mare is a 404, a record that is not a Femelle a 400.
+  // The route's own checks and refusals (handlers/consanguinite.ts): an unknown mare is a 404, a record that is not a Femelle a 400.
   const mere = findEquide(data, decoded.success.mere)
-  if (mere === undefined) {
-    return { outcome: { kind: "refused", detail: "Aucun équidé ne porte l'identifiant donné pour mere dans le jeu de données servi.", indice: undefined }, status: 404 }
-  }
-  if (foldValue(sexeOf(data, mere)) !== foldValue("Femelle")) {
-    return { outcome: { kind: "refused", detail: "mere désigne un équidé qui n'est pas de sexe Femelle : les étalons se classent pour une jument.", indice: undefined }, status: 400 }
+  if (mere === undefined) return { outcome: { kind: "refused", detail: parentNotFound(["mere"]).detail, indice: undefined }, status: 404 }
+  const sexe = sexeOf(data, mere)
+  if (foldValue(sexe) !== foldValue("Femelle")) {
+    const { detail, indice } = notAMare(sexe)
+    return { outcome: { kind: "refused", detail, indice }, status: 400 }
   }
   const ranking = etalonsAnswer(data, mere, decoded.success, json)
   return Result.isSuccess(ranking)
-    ? { outcome: { kind: "ranking", ranking: ranking.success }, status: 200 }
+    ? { outcome: { kind: "ranking", ranking: ranking.success, reference: breedReference(data, mere) }, status: 200 }
     : { outcome: { kind: "refused", detail: ranking.failure.detail, indice: ranking.failure.indice }, status: 400 }
+}
+
+/** A test mating's page: the checks of `/v1/accouplements` (an unknown parent 404, the same horse twice 400), then its answer. */
+const matingRendered = (data: DatasetData, about: Meta, pairs: Pairs): Rendered => {
+  const json = `/v1/accouplements${queryString(pairs)}`
+  const decoded = decodeQuery(MATING_SCHEMA, accouplementQuery.docs, pairs)
+  if (Result.isFailure(decoded)) return refused(about, decoded.failure, json)
+  const { generations } = decoded.success
+  const pere = findEquide(data, decoded.success.pere)
+  const mere = findEquide(data, decoded.success.mere)
+  if (pere === undefined || mere === undefined) {
+    return refused(about, parentNotFound(pere === undefined ? (mere === undefined ? ["pere", "mere"] : ["pere"]) : ["mere"]), json)
+  }
+  if (pere === mere) return refused(about, sameParent, json)
+  return rendered(matingPage(about, pairs, {
+    accouplement: accouplement(data, pere, mere, generations),
+    complet: foalCoefficient(data, pere, mere),
+    reference: breedReference(data, mere)
+  }))
 }
 
 /** The page `execution` asks for, rendered. */
@@ -215,6 +244,8 @@ export const renderPage = (data: DatasetData, execution: PageExecution): Rendere
       const { outcome, status } = matingsOutcome(data, pairs, `/v1/accouplements/etalons${queryString(pairs)}`)
       return rendered(etalonsPage(about, pairs, outcome), status)
     }
+    case "accouplement":
+      return matingRendered(data, about, pairs)
     case "pedigree": {
       const { id } = execution
       const row = findEquide(data, id)

@@ -9,6 +9,7 @@ export {
   EXPLORER_GENETICS,
   EXPLORER_HOME,
   EXPLORER_LIST,
+  EXPLORER_MATING,
   EXPLORER_MATINGS,
   EXPLORER_PEDIGREE,
   EXPLORER_PROGENY,
@@ -18,7 +19,7 @@ export {
   FAVICON,
   IMMUTABLE_POLICY
 } from "../pageRoutes.ts"
-import { EXPLORER_GENETICS, EXPLORER_LIST, EXPLORER_MATINGS, EXPLORER_SIRES } from "../pageRoutes.ts"
+import { EXPLORER_GENETICS, EXPLORER_LIST, EXPLORER_MATING, EXPLORER_MATINGS, EXPLORER_SIRES } from "../pageRoutes.ts"
 
 export type Pairs = ReadonlyArray<readonly [string, string]>
 
@@ -38,3 +39,4 @@ export const listPath = (pairs: Pairs = []): string => `${EXPLORER_LIST}${queryS
 export const siresPath = (pairs: Pairs = []): string => `${EXPLORER_SIRES}${queryString(pairs)}`
 export const genetiquePath = (race: string): string => `${EXPLORER_GENETICS}${queryString([["race", race]])}`
 export const matingsPath = (pairs: Pairs = []): string => `${EXPLORER_MATINGS}${queryString(pairs)}`
+export const matingPath = (pere: string, mere: string): string => `${EXPLORER_MATING}${queryString([["pere", pere], ["mere", mere]])}`

@@ -3,12 +3,27 @@
  * parents, repeated ancestors, over a small Dataset built with the API's own builder.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { buildDataset, findEquide, inMemoryProvenance, meta, pedigree, type SourceRecord, statsGenetique } from "@equides/domain"
+import {
+  accouplement,
+  breedReference,
+  buildDataset,
+  etalonsAnswer,
+  type EtalonsQuery,
+  findEquide,
+  foalCoefficient,
+  inMemoryProvenance,
+  meta,
+  pedigree,
+  type SourceRecord,
+  statsGenetique
+} from "@equides/domain"
 import { Result } from "effect"
 import fc from "fast-check"
 import { idN } from "@equides/domain/testing"
+import { etalonsPage } from "./etalonsPage.ts"
 import { genetiquePage } from "./genetiquePage.ts"
 import { escapeHtml, html, trusted } from "./html.ts"
+import { matingPage } from "./matingPage.ts"
 import { pedigreeGrid } from "./pedigreeGrid.ts"
 import { pedigreePage } from "./pedigreePage.ts"
 import { progenyPage } from "./progenyPage.ts"
@@ -45,6 +60,11 @@ const rowOf = (id: string): number => {
   return row
 }
 const recordMarkup = (id: string): string => recordPage(about, recordView(data, rowOf(id))).markup
+const stallionsOfDaughter = (() => {
+  const ranking = etalonsAnswer(data, rowOf(DAUGHTER), { mere: DAUGHTER } as EtalonsQuery, `/v1/accouplements/etalons?mere=${DAUGHTER}`)
+  if (Result.isFailure(ranking)) throw new Error(ranking.failure.detail)
+  return ranking.success
+})()
 const selleFrancais = (() => {
   const figures = statsGenetique(data, { race: ["selle francais"] })
   if (Result.isFailure(figures)) throw new Error(figures.failure.detail)
@@ -77,7 +97,13 @@ describe("escaping", () => {
       recordPage(about, recordView(data, rowOf(DAUGHTER))),
       pedigreePage(about, pedigree(data, rowOf(INBRED), 2), parentLinks(data)),
       progenyPage(about, progenyView(data, rowOf(SIRE), undefined, undefined), []),
-      genetiquePage(about, [["race", "selle francais"]], { kind: "figures", stats: selleFrancais }, [MARKUP])
+      genetiquePage(about, [["race", "selle francais"]], { kind: "figures", stats: selleFrancais }, [MARKUP]),
+      etalonsPage(about, [["mere", DAUGHTER]], { kind: "ranking", ranking: stallionsOfDaughter, reference: breedReference(data, rowOf(DAUGHTER)) }),
+      matingPage(about, [["pere", SIRE], ["mere", DAUGHTER]], {
+        accouplement: accouplement(data, rowOf(SIRE), rowOf(DAUGHTER)),
+        complet: foalCoefficient(data, rowOf(SIRE), rowOf(DAUGHTER)),
+        reference: breedReference(data, rowOf(DAUGHTER))
+      })
     ]
     for (const page of pages) {
       expect(page.markup).not.toContain(MARKUP)

@@ -35,7 +35,8 @@ layer(testServer(fromRecords(FAMILY, LOADED_2025)))("explorer routes", (it) => {
           "/explorer/genetique",
           "/explorer/genetique?race=selle%20francais",
           "/explorer/accouplements",
-          `/explorer/accouplements?mere=${DAUGHTER}`
+          `/explorer/accouplements?mere=${DAUGHTER}`,
+          `/explorer/accouplements/essai?pere=${SON}&mere=${DAUGHTER}`
         ]
       ) {
         const reply = yield* raw(path)
@@ -137,12 +138,48 @@ layer(testServer(fromRecords(FAMILY, LOADED_2025)))("explorer routes", (it) => {
       const order = [TROTTER, GRANDSON, SON, SIRE].map((id) => page.indexOf(`href="/explorer/equides/${id}"`))
       assert.isAbove(order[0], 0)
       assert.deepStrictEqual(order, [...order].sort((a, b) => a - b))
-      assert.include(page, `href="/v1/accouplements?pere=${SIRE}&amp;mere=${DAUGHTER}"`)
+      assert.include(page, `href="/explorer/accouplements/essai?pere=${SIRE}&amp;mere=${DAUGHTER}"`)
       assert.include(page, "<strong>4</strong> étalons classés")
+      // Picked by name with the home's combobox, which writes her id into the form's field.
+      assert.include(page, `role="combobox"`)
+      assert.include(page, `data-fill="f-mere"`)
+      assert.include(page, `value="ÉCLAIR DU BOIS" type="text"`)
+      assert.include(page, `<script src="${assetUrl(SCRIPT)}" defer></script>`)
+      // Every foal's F drawn as a bar; her half-brother's foal 12.5 %, her sire's 25 %.
+      assert.strictEqual(page.match(/<svg class="foal-bar"/g)?.length, 4)
+      // The breed's mean F (her breed's foals of 2006–2010: none inbred) as a mark at 0 across each bar.
+      assert.include(page, "trait vertical : F moyen des Selle Francais nés de 2006 à 2010, 0\u00a0%.")
+      const mark = `<line class="mean" x1="0.00" x2="0.00" y1="0" y2="10"></line>`
+      assert.include(page, `<rect class="bar" width="50.00" height="10"></rect>${mark}</svg> 12,5\u00a0%<span class="skip">, au-dessus de la moyenne de la race</span>`)
+      assert.include(page, `<rect class="bar" width="100.00" height="10"></rect>${mark}</svg> 25\u00a0%`)
+      const notAMare = text((yield* raw(`/explorer/accouplements?mere=${SON}`)).body)
+      assert.include(notAMare, "mere désigne un équidé de sexe Male : les étalons se classent pour une jument (sexe Femelle).")
       assert.strictEqual((yield* raw(`/explorer/accouplements?mere=${ABSENT}`)).status, 404)
       assert.strictEqual((yield* raw(`/explorer/accouplements?mere=${SON}`)).status, 400)
       assert.strictEqual((yield* raw(`/explorer/accouplements?mere=${DAUGHTER}&sexe=Male`)).status, 400)
       assert.strictEqual((yield* raw(`/explorer/accouplements?mere=${DAUGHTER}&coefficient_max=2`)).status, 400)
+    }))
+
+  it.effect("a test mating: the foal's F over all generations and in the cut, the common ancestors, the route's refusals", () =>
+    Effect.gen(function*() {
+      const page = text((yield* raw(`/explorer/accouplements/essai?pere=${SON}&mere=${DAUGHTER}&generations=3`)).body)
+      assert.include(page, "<h1>Accouplement : QUAPRICE BOIMARGOT × ÉCLAIR DU BOIS</h1>")
+      assert.include(page, `href="/v1/accouplements?pere=${SON}&amp;mere=${DAUGHTER}&amp;generations=3"`)
+      // Half-siblings by JAPPELOUP DE LUZE: (1/2)^3 over all generations and within 3.
+      assert.include(page, "<dt>F du poulain, toutes générations connues</dt><dd>12,5\u00a0%")
+      assert.include(page, "<dt>F du poulain sur 3 générations</dt><dd>12,5\u00a0%</dd>")
+      assert.include(page, `<td><a href="/explorer/equides/${SIRE}">JAPPELOUP DE LUZE</a></td><td>2</td><td>2</td><td class="num">1</td><td class="num">12,5\u00a0%</td>`)
+      assert.include(page, `<option value="3" selected>3 générations</option>`)
+      assert.include(page, `href="/explorer/accouplements?mere=${DAUGHTER}"`)
+      const unrelated = text((yield* raw(`/explorer/accouplements/essai?pere=${TROTTER}&mere=${DAUGHTER}`)).body)
+      assert.include(unrelated, "Aucun ancêtre commun au père et à la mère dans la coupe")
+      assert.include(unrelated, "<dt>F du poulain sur 8 générations</dt><dd>0\u00a0%</dd>")
+      const absent = yield* raw(`/explorer/accouplements/essai?pere=${ABSENT}&mere=${DAUGHTER}`)
+      assert.strictEqual(absent.status, 404)
+      assert.include(text(absent.body), "Aucun équidé ne porte l&#39;identifiant donné pour pere dans le jeu de données servi.")
+      assert.strictEqual((yield* raw(`/explorer/accouplements/essai?pere=${SON}&mere=${SON}`)).status, 400)
+      assert.strictEqual((yield* raw(`/explorer/accouplements/essai?pere=${SON}&mere=${DAUGHTER}&generations=13`)).status, 400)
+      assert.strictEqual((yield* raw(`/explorer/accouplements/essai?mere=${DAUGHTER}`)).status, 400)
     }))
 
   it.effect("the list takes `sexe` as French speakers write it, and ticks the box of the value it folds to", () =>

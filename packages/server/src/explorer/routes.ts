@@ -1,6 +1,6 @@
 /**
  * The explorer's routes. The pages that read the data (list and facets, statistics, record,
- * pedigree, progeny, ranked parents, a breed's genetics, stallions for a mare) are rendered by the `Executor` (`pages.ts`: on a query worker when there are,
+ * pedigree, progeny, ranked parents, a breed's genetics, stallions for a mare, a test mating) are rendered by the `Executor` (`pages.ts`: on a query worker when there are,
  * so that none holds the server's thread); the home, the static files and the favicon are constant.
  * Registered with admission (`paths.ts`), so ETag, 304, compression, quota and the response cache apply.
  */
@@ -19,6 +19,7 @@ import {
   EXPLORER_GENETICS,
   EXPLORER_HOME,
   EXPLORER_LIST,
+  EXPLORER_MATING,
   EXPLORER_MATINGS,
   EXPLORER_PEDIGREE,
   EXPLORER_PROGENY,
@@ -64,6 +65,7 @@ export const ExplorerRoutes = HttpRouter.addAll(Effect.gen(function*() {
   const sires = rendered((url) => ({ page: "reproducteurs", url }))
   const genetics = rendered((url) => ({ page: "genetique", url }))
   const matings = rendered((url) => ({ page: "accouplements", url }))
+  const mating = rendered((url) => ({ page: "accouplement", url }))
 
   // `/explorer` (typed by people) reaches this route too: sent to the home's one URI.
   const home = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
@@ -90,6 +92,7 @@ export const ExplorerRoutes = HttpRouter.addAll(Effect.gen(function*() {
     HttpRouter.route("GET", EXPLORER_SIRES, sires),
     HttpRouter.route("GET", EXPLORER_GENETICS, genetics),
     HttpRouter.route("GET", EXPLORER_MATINGS, matings),
+    HttpRouter.route("GET", EXPLORER_MATING, mating),
     HttpRouter.route("GET", EXPLORER_ASSET, asset),
     HttpRouter.route("GET", FAVICON, HttpServerResponse.uint8Array(FAVICON_ICO, { contentType: "image/x-icon" }))
   ]

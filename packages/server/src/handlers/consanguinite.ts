@@ -3,33 +3,11 @@
  * The ids are resolved here (O(1): an unknown id is a 404); the pedigree walk, whose cost grows
  * with the depth, runs on the `Executor` (a query worker when there are).
  */
-import { Api, Dataset, findEquide, foldValue, Introuvable, ParametreInvalide, sexeOf } from "@equides/domain"
+import { Api, Dataset, findEquide, foldValue, notAMare, parentNotFound, sameParent, sexeOf } from "@equides/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Executor } from "../execution/Executor.ts"
 import { equideRow, jsonBody } from "./query.ts"
-
-/** A parent of a planned mating that matches no record: the 404 names the parameter. */
-const parentNotFound = (parametres: ReadonlyArray<"pere" | "mere">) =>
-  new Introuvable({
-    detail: parametres.length === 2
-      ? "Aucun équidé ne porte l'identifiant donné pour pere, ni celui donné pour mere, dans le jeu de données servi."
-      : `Aucun équidé ne porte l'identifiant donné pour ${parametres[0]} dans le jeu de données servi.`,
-    parametre: parametres[0]
-  })
-
-const sameParent = new ParametreInvalide({
-  detail: "pere et mere désignent le même équidé : un accouplement joint deux individus distincts.",
-  parametre: "mere",
-  indice: "Donner pour mere un autre identifiant que pour pere."
-})
-
-const notAMare = (sexe: string) =>
-  new ParametreInvalide({
-    detail: `mere désigne un équidé de sexe ${sexe === "" ? "non renseigné" : sexe} : les étalons se classent pour une jument (sexe Femelle).`,
-    parametre: "mere",
-    indice: "Donner pour mere l'identifiant d'une fiche de sexe Femelle."
-  })
 
 export const ConsanguiniteHandlers = HttpApiBuilder.group(
   Api,

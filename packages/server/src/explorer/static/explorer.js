@@ -1,5 +1,7 @@
 // The search box's suggestions (ARIA 1.2 combobox with a listbox popup), on /v1/search.
 // Without this script the form still works: it submits to the list filtered by name.
+// With data-fill (the mare of the stallions' ranking), choosing writes the horse's id into that
+// field and says so, instead of opening the record.
 "use strict"
 ;(() => {
   const input = document.querySelector("input[data-suggest]")
@@ -7,6 +9,7 @@
   const listbox = document.getElementById(input.getAttribute("aria-controls"))
   const status = document.getElementById(input.dataset.status)
   const recordBase = input.dataset.record
+  const fill = input.dataset.fill === undefined ? null : document.getElementById(input.dataset.fill)
   let controller
   let timer
   let options = []
@@ -38,7 +41,14 @@
   }
 
   const choose = (option) => {
-    window.location.assign(recordBase + option.dataset.id)
+    if (fill === null) {
+      window.location.assign(recordBase + option.dataset.id)
+      return
+    }
+    fill.value = option.dataset.id
+    input.value = option.dataset.nom
+    close()
+    status.textContent = `${option.dataset.nom || "(sans nom)"} choisi : identifiant ${option.dataset.id}.`
   }
 
   const show = (resultats) => {
@@ -49,6 +59,7 @@
       li.setAttribute("role", "option")
       li.setAttribute("aria-selected", "false")
       li.dataset.id = r.id
+      li.dataset.nom = r.nom || ""
       li.append(document.createTextNode(r.nom || "(sans nom)"))
       const details = [r.race, r.sexe, r.annee_naissance].filter((v) => v !== undefined && v !== "").join(", ")
       if (details !== "") {
