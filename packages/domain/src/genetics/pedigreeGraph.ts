@@ -117,7 +117,7 @@ export const pedigreeGraph = (parentage: Parentage): PedigreeGraph => {
  * A counting sort's bucket starts by generation: `start[g]` is where the rows of generation `g`
  * (their longest line) begin in generation order; placing a row advances its bucket's start.
  */
-export const generationStarts = (line: ArrayLike<number>): Int32Array => {
+const generationStarts = (line: ArrayLike<number>): Int32Array => {
   let deepest = 0
   for (let r = 0; r < line.length; r++) if (line[r] > deepest) deepest = line[r]
   const start = new Int32Array(deepest + 2)

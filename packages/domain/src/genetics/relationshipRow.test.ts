@@ -21,12 +21,13 @@ const childrenOf = ({ dam, sire }: Parentage): Postings => {
 }
 
 const rowOf = (parentage: Parentage, i: number): Float64Array => {
-  const { longestLine } = geneticColumns(parentage)
+  const columns = geneticColumns(parentage)
+  const { longestLine } = columns
   const buffers = rowBuffers(longestLine.length)
   // Buffers reused: a row after another reads zeros where it does not reach.
-  clearRow(buffers, relationshipRow(rowPedigree(parentage, longestLine), longestLine, childrenOf(parentage), (i + 1) % longestLine.length, buffers))
+  clearRow(buffers, relationshipRow(rowPedigree(parentage, columns), longestLine, childrenOf(parentage), (i + 1) % longestLine.length, buffers))
   expect(buffers.row.every((x) => x === 0) && buffers.seen.every((x) => x === 0)).toBe(true)
-  relationshipRow(rowPedigree(parentage, longestLine), longestLine, childrenOf(parentage), i, buffers)
+  relationshipRow(rowPedigree(parentage, columns), longestLine, childrenOf(parentage), i, buffers)
   return buffers.row
 }
 
