@@ -17,7 +17,7 @@
  * FILE is loaded as the server loads it (from FILE.snapshot when it matches). Run it under the
  * machine-wide bench lock: `flock /tmp/equides-bench.lock node … bench/consanguinity.ts FILE`.
  */
-import { buildDataset, consanguinite, type DatasetData, foalInbreeding, type SourceRecord } from "@equides/domain"
+import { buildDataset, consanguinite, type DatasetData, foalInbreeding, linkName, type SourceRecord } from "@equides/domain"
 import { idN } from "@equides/domain/testing"
 import { loadDataset } from "@equides/ingest"
 import { Effect } from "effect"
@@ -114,7 +114,7 @@ time("closed population of 300, complete pedigrees", closed.data, closed.last)
 
 // The distribution of F over records with a known pedigree.
 const { mere, pere } = data.links
-const known = (row: number) => pere.row[row] >= 0 || pere.name[row] !== 0 || mere.row[row] >= 0 || mere.name[row] !== 0
+const known = (row: number) => pere.row[row] >= 0 || linkName(pere, row) !== 0 || mere.row[row] >= 0 || linkName(mere, row) !== 0
 const rows: Array<number> = []
 for (let tries = 0; rows.length < sample && tries < sample * 100; tries++) {
   const row = Math.floor(random() * data.size)

@@ -5,6 +5,7 @@ export { DatasetAssembler, type Rejection } from "./dataset/build/DatasetAssembl
 export { RecordEncoder } from "./dataset/build/RecordEncoder.ts"
 export type { EncoderSummary, RowBatch } from "./dataset/build/RowBatch.ts"
 export { findRow } from "./dataset/idTable.ts"
+export { linkName } from "./dataset/linkNames.ts"
 export * from "./dataset/ids.ts"
 export * from "./dataset/SourceRecord.ts"
 export { type Dictionary, dictionarySize, dictionaryValue, dictionaryValues, type Vocabulary } from "./dataset/columns.ts"

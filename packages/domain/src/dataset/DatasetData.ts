@@ -14,13 +14,22 @@ export interface LinkColumn {
   /** Row of the linked record in this Dataset, or NO_ROW. */
   readonly row: Int32Array
   /**
-   * Code in `Links.names` of the name the link carries (0 = none), or LINK_NAME_OF_ROW when it is
-   * the linked row's own `nom`: most links name their parent exactly as its record does, and
-   * storing those again would cost a string per link.
+   * The name each link carries, read with `linkName` (linkNames.ts): a code in `Links.names`
+   * (0 = none), or LINK_NAME_OF_ROW when it is the linked row's own `nom` (most links name their
+   * parent exactly as its record does, and storing those again would cost a string per link).
    */
-  readonly name: Uint32Array
+  readonly nameExceptions: LinkNameExceptions
   /** Code in `Links.races` of the breed declared on the link (0 = none). */
   readonly race: Uint8Array
+}
+
+/**
+ * The links whose name is not the rule's (LINK_NAME_OF_ROW when the link resolves to a row, none
+ * otherwise): their rows, ascending, and the name code each carries.
+ */
+export interface LinkNameExceptions {
+  readonly rows: Uint32Array
+  readonly names: Uint32Array
 }
 
 export interface Links {

@@ -31,7 +31,7 @@ describe("the genetics columns", () => {
     fc.assert(
       fc.property(anyParentage, (parentage) => {
         const graph = pedigreeGraph(parentage)
-        const rows = rowPedigree(parentage, geneticColumns(parentage).longestLine)
+        const rows = rowPedigree(parentage, geneticColumns(parentage))
         const position = new Int32Array(rows.size)
         rows.order.forEach((row, k) => (position[row] = k))
         expect([...rows.order].sort((a, b) => a - b)).toEqual(Array.from({ length: rows.size }, (_, row) => row))

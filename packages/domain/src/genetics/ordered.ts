@@ -1,12 +1,12 @@
 /**
  * A pedigree as the population algorithms (relationship.ts, founders.ts, ancestors.ts,
  * interval.ts) read it: animals numbered 0..size−1 in any way, an order that puts every parent
- * before its children, and each animal's kept parents. A Dataset's rows are such animals, ordered
- * by their longest-line column, so that a query thread holds one array of 4 bytes a record instead
- * of a copy of the load's graph (pedigreeGraph.ts).
+ * before its children, and each animal's kept parents. A Dataset's rows are such animals, in the
+ * generation order its genetics columns hold (columns.ts), so that a query thread holds no copy of
+ * the load's graph (pedigreeGraph.ts) nor of the order: both are in the Dataset's shared memory.
  */
 import type { Parentage } from "../query/consanguinite/cutGraph.ts"
-import { generationStarts } from "./pedigreeGraph.ts"
+import type { GeneticColumns } from "./columns.ts"
 
 export interface OrderedPedigree {
   readonly size: number
@@ -23,14 +23,14 @@ export interface OrderedPedigree {
  * dropped for closing a cycle points at a record the child is itself an ancestor of, whose line is
  * larger. So the rows keep the very graph the load computed F on.
  */
-export const rowPedigree = (parentage: Parentage, longestLine: Uint16Array): OrderedPedigree => {
+export const rowPedigree = (
+  parentage: Parentage,
+  { generationOrder, longestLine }: Pick<GeneticColumns, "longestLine" | "generationOrder">
+): OrderedPedigree => {
   const n = longestLine.length
-  const start = generationStarts(longestLine)
-  const order = new Int32Array(n)
-  for (let r = 0; r < n; r++) order[start[longestLine[r]]++] = r
   const kept = (parents: Int32Array) => (r: number): number => {
     const p = parents[r]
     return p >= 0 && p < n && longestLine[p] < longestLine[r] ? p : -1
   }
-  return { size: n, order, sire: kept(parentage.sire), dam: kept(parentage.dam) }
+  return { size: n, order: generationOrder, sire: kept(parentage.sire), dam: kept(parentage.dam) }
 }

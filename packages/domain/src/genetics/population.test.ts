@@ -17,7 +17,7 @@ import { individualIncrease, yearFigures } from "./trend.ts"
 const NO_YEAR = -2147483648
 
 /** Rows as the animals, as the routes read a Dataset. */
-const rowsOf = (parentage: Parentage): OrderedPedigree => rowPedigree(parentage, geneticColumns(parentage).longestLine)
+const rowsOf = (parentage: Parentage): OrderedPedigree => rowPedigree(parentage, geneticColumns(parentage))
 
 const graphOf = (parents: ReadonlyArray<readonly [number, number]>) =>
   rowsOf({ sire: Int32Array.from(parents, ([s]) => s), dam: Int32Array.from(parents, ([, d]) => d) })

@@ -22,8 +22,9 @@ const childrenOf = ({ dam, sire }: Parentage): Postings => {
 
 /** a(i, j) for every j, read through the row's own lookup (0 where it does not reach). */
 const rowOf = (parentage: Parentage, i: number): Float64Array => {
-  const { longestLine } = geneticColumns(parentage)
-  const row = relationshipRow(rowPedigree(parentage, longestLine), longestLine, childrenOf(parentage), i)
+  const columns = geneticColumns(parentage)
+  const { longestLine } = columns
+  const row = relationshipRow(rowPedigree(parentage, columns), longestLine, childrenOf(parentage), i)
   return Float64Array.from(longestLine, (_, j) => relationshipAt(row, j))
 }
 
@@ -41,8 +42,8 @@ describe("relationshipRow", () => {
     const sire = Int32Array.from([-1, -1, 0, -1, 2, -1, -1, 5])
     const dam = Int32Array.from([-1, -1, 1, -1, 3, -1, -1, 6])
     const parentage = { sire, dam }
-    const { longestLine } = geneticColumns(parentage)
-    const row = relationshipRow(rowPedigree(parentage, longestLine), longestLine, childrenOf(parentage), 2)
+    const columns = geneticColumns(parentage)
+    const row = relationshipRow(rowPedigree(parentage, columns), columns.longestLine, childrenOf(parentage), 2)
     expect(Array.from(row.rows)).toEqual([0, 1, 2, 4])
     expect(Array.from(row.values)).toEqual([0.5, 0.5, 1, 0.5])
     expect([3, 5, 6, 7].map((j) => relationshipAt(row, j))).toEqual([0, 0, 0, 0])

@@ -38,4 +38,23 @@ describe("genetique over any records", () => {
       { numRuns: 100 }
     )
   })
+
+  it("gives every row the same parente_moyenne whatever breeds the thread was asked before (dropped columns reused)", () => {
+    fc.assert(
+      fc.property(
+        recordsArbitrary({ minLength: 1, maxLength: 30 }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 40 }),
+        (records, visits) => {
+          const data = buildDataset(records, PROVENANCE)
+          // A fresh Dataset per row: its thread state has seen no other breed.
+          const alone = Array.from({ length: data.size }, (_, row) => genetique(buildDataset(records, PROVENANCE), row).parente_moyenne)
+          for (const visit of visits) {
+            const row = visit % data.size
+            expect(genetique(data, row).parente_moyenne).toBe(alone[row])
+          }
+        }
+      ),
+      { numRuns: 50 }
+    )
+  })
 })

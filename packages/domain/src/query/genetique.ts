@@ -3,8 +3,8 @@
  * (one horse's columns, its breed's reference population and its mean coancestry with it) and
  * `GET /v1/stats/genetique` (a breed's inbreeding by birth year, its reference population's founders
  * and ancestors). The per-record columns are the Dataset's (`DatasetData.genetics`); what a breed
- * needs beyond them (the rows in generation order, one indirect pass, f_e, f_a) is computed on first
- * use in the thread that answers (a query worker) and kept there.
+ * needs beyond them (one indirect pass, f_e, f_a) is computed on first use in the thread that
+ * answers (a query worker) and kept there.
  */
 import { Result } from "effect"
 import { dictionaryValue, postingsOf } from "../dataset/columns.ts"
@@ -45,7 +45,7 @@ interface Breed {
 }
 
 interface ThreadState {
-  /** The rows ordered by generation (4 bytes a record), their kept links read from the Dataset. */
+  /** The rows as a pedigree: the generation order and the links are the Dataset's (shared), not the thread's. */
   readonly pedigree: OrderedPedigree
   readonly breeds: Map<string, Breed>
   /** Mean coancestry with a breed's reference population, by row, single precision; the most recent last. */
@@ -62,7 +62,7 @@ const allRowsOf = (data: DatasetData): Uint32Array => Uint32Array.from({ length:
 const stateOf = (data: DatasetData): ThreadState => {
   let state = states.get(data)
   if (state === undefined) {
-    const pedigree = rowPedigree({ sire: data.links.pere.row, dam: data.links.mere.row }, data.genetics.longestLine)
+    const pedigree = rowPedigree({ sire: data.links.pere.row, dam: data.links.mere.row }, data.genetics)
     state = { pedigree, breeds: new Map(), parente: new Map(), answers: new Map(), populations: new Map() }
     states.set(data, state)
   }
@@ -119,8 +119,17 @@ const parenteOf = (data: DatasetData, key: string, breed: Breed): Float32Array =
     state.parente.set(key, known)
     return known
   }
-  const column = Float32Array.from(meanCoancestry(state.pedigree, data.genetics.inbreeding, breed.reference?.rows ?? []))
-  if (state.parente.size >= PARENTE_KEPT) state.parente.delete(state.parente.keys().next().value!)
+  const values = meanCoancestry(state.pedigree, data.genetics.inbreeding, breed.reference?.rows ?? [])
+  // The column dropped is the new one's memory: a thread holds PARENTE_KEPT columns at most, none
+  // of them waiting for a full collection to give its 4 bytes a record back (a miss costs one pass).
+  let dropped: Float32Array | undefined
+  if (state.parente.size >= PARENTE_KEPT) {
+    const oldest = state.parente.keys().next().value!
+    dropped = state.parente.get(oldest)
+    state.parente.delete(oldest)
+  }
+  const column = dropped?.length === values.length ? dropped : new Float32Array(values.length)
+  column.set(values)
   state.parente.set(key, column)
   return column
 }
@@ -145,12 +154,13 @@ export const breedReference = (data: DatasetData, row: number): Genetique["refer
   return referenceOf(data, row, codes === undefined ? undefined : breedOf(data, codes))
 }
 
-/** The rows in generation order, as this thread keeps them. */
+/** The rows as a pedigree, in the Dataset's generation order. */
 export const threadPedigree = (data: DatasetData): OrderedPedigree => stateOf(data).pedigree
 
 /**
  * Every row's mean coancestry with the reference population of `row`'s breed (kept as the
  * `genetique` route keeps it), or null: `row` has no race, or its breed no reference population.
+ * The column is the thread's: read it before asking for PARENTE_KEPT other breeds, which reuse it.
  */
 export const breedParente = (data: DatasetData, row: number): Float32Array | null => {
   const codes = codesOfRow(data, row)

@@ -13,6 +13,7 @@ import { type DatasetData, LINK_NAME_OF_ROW, type LinkColumn, NO_YEAR } from "..
 import { SEXES, type Sexe } from "../vocabulary.ts"
 import { findRow } from "../dataset/idTable.ts"
 import { ID_BYTES } from "../dataset/ids.ts"
+import { linkName } from "../dataset/linkNames.ts"
 import type { Equide, Performance, Reference, Resume } from "../schemas/equide.ts"
 import { slugify } from "../text/fold.ts"
 
@@ -110,7 +111,7 @@ export const resume = (data: DatasetData, row: number): Resume => {
  */
 export const linkReference = (data: DatasetData, column: LinkColumn, row: number): Reference | undefined => {
   const parent = column.row[row]
-  const name = column.name[row]
+  const name = linkName(column, row)
   const race = column.race[row]
   if (parent < 0 && name === 0 && race === 0) return undefined
   const out: Mutable<Reference> = {}

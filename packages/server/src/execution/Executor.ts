@@ -49,6 +49,14 @@ const warmedInline = (data: DatasetData, registry: Registry): Run => {
   return run
 }
 
+/**
+ * A full collection of the server's thread before it serves, when the process allows it
+ * (`processSettings.ts`), as each query worker does after its warm-up: what the start left (the
+ * load's and the share's garbage; with `WORKERS=0` the warm-up's passes over the registry) would
+ * stay resident until a full collection, which an idle server may not reach for long.
+ */
+const collectStart = (): void => globalThis.gc?.()
+
 const executorOf = (run: Run): ExecutorShape => ({
   answer: (execution) => Effect.flatMap(run(execution), answered),
   // A page renders its refusals as error pages: only a defect fails it.
@@ -80,7 +88,9 @@ export class Executor extends Context.Service<Executor, ExecutorShape>()("@equid
       if (workers === 0 || data.size === 0) {
         // No data to share (an empty file): threads started before the load would idle until shutdown.
         if (Option.isSome(started)) yield* Effect.promise(() => started.value.close())
-        return executorOf(warmedInline(data, yield* Telemetry))
+        const executor = executorOf(warmedInline(data, yield* Telemetry))
+        collectStart()
+        return executor
       }
       return yield* pooled(Option.isSome(started) ? started.value : yield* prepare(workers))
     })
@@ -102,7 +112,10 @@ const prepare = (size: number, spec?: WorkerSpec) =>
 const pooled = (pool: QueryPool) =>
   Effect.gen(function*() {
     const data = yield* Dataset
-    yield* Effect.promise(() => pool.attach(shareDataset(data).share))
+    const attached = pool.attach(shareDataset(data).share)
+    // While the workers warm up: the collection costs the start nothing.
+    collectStart()
+    yield* Effect.promise(() => attached)
     const registry = yield* Telemetry
     registry.gauge("equides_query_workers", "Query worker threads.", () => pool.size)
     registry.gauge("equides_query_workers_busy", "Query worker threads executing a query.", () => pool.busy)

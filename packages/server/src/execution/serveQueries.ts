@@ -22,6 +22,13 @@ import { type perform, warmUp } from "./work.ts"
  */
 const collectYoung = globalThis.gc === undefined ? undefined : () => globalThis.gc?.({ type: "minor" })
 
+/**
+ * A full collection after the warm-up: its passes over the registry (a genetics pass alone leaves
+ * an array of 8 bytes a record) are garbage that no scavenge reaches once the warm-up's many
+ * allocations have promoted them, and an idle worker would hold them until its next full collection.
+ */
+const collectAll = globalThis.gc === undefined ? undefined : () => globalThis.gc?.()
+
 export const serveQueries = (run: typeof perform): void => {
   const port = parentPort
   if (port === null) throw new Error("a query worker runs as a worker thread")
@@ -35,6 +42,7 @@ export const serveQueries = (run: typeof perform): void => {
       prepareQueries(data)
       // Every family once before the pool says ready (and so before `/readyz` does).
       warmUp(data, run)
+      collectAll?.()
       reply({ kind: "ready" })
       return
     }

@@ -15,6 +15,7 @@ import { LINK_KEYS } from "../SourceRecord.ts"
 import { ArenaBuilder, Growable, temporary } from "./growable.ts"
 import { byRank, cumulativeCodes, denseCodes, prefixSets, tokensByLength } from "./bitIndexes.ts"
 import { GrowingIdTable } from "./GrowingIdTable.ts"
+import { linkNameExceptions } from "../linkNames.ts"
 import {
   dictionaryOf,
   groupByCode,
@@ -40,15 +41,24 @@ const LINKS = LINK_KEYS.length
 // ignoreBOM: a value starting with U+FEFF keeps it, as it does when a whole line is decoded.
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true })
 
+/** A link column while the load resolves it: every row's name code, kept as exceptions at the end (`linkNames.ts`). */
+interface LoadedLink {
+  readonly row: Int32Array
+  readonly name: Uint32Array
+  readonly race: Uint8Array
+}
+
 class LinkBuilder {
   readonly row = new Growable(Int32Array)
   readonly name = new Growable(Uint32Array)
   readonly race = new Growable(Uint8Array)
 
-  finish(): LinkColumn {
+  finish(): LoadedLink {
     return { row: this.row.final(), name: this.name.final(), race: this.race.final() }
   }
 }
+
+const linkColumn = ({ name, race, row }: LoadedLink): LinkColumn => ({ row, nameExceptions: linkNameExceptions(row, name), race })
 
 /** A growing arena: bytes and one offset per row (the first offset, 0, pushed at creation). */
 class ArenaColumn {
@@ -284,7 +294,7 @@ export class DatasetAssembler {
   }
 
   /** Resolves the links to parents listed later in the file; answers the count of distinct dangling ids. */
-  #resolvePending(columns: ReadonlyArray<LinkColumn>): number {
+  #resolvePending(columns: ReadonlyArray<LoadedLink>): number {
     const pendingIds = this.#pendingIds.array
     const names = this.#pendingNames.bytes.array
     const ends = this.#pendingNames.offsets.array
@@ -314,8 +324,9 @@ export class DatasetAssembler {
     const size = this.#size
     const ids = this.#ids.final()
     const idTable = tableOfDistinct(ids, size)
-    const [pere, mere, pereDeMere] = this.#links.map((link) => link.finish())
-    const parentsPendants = this.#resolvePending([pere, mere, pereDeMere])
+    const loaded = this.#links.map((link) => link.finish())
+    const parentsPendants = this.#resolvePending(loaded)
+    const [pere, mere, pereDeMere] = loaded.map(linkColumn)
 
     const names = summary.names
     const keyOfRow = this.#key.array.subarray(0, size)

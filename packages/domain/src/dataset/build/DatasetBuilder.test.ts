@@ -24,6 +24,7 @@ import { type DatasetData, LINK_NAME_OF_ROW, NO_ROW, NO_YEAR } from "../DatasetD
 import { SEXES } from "../../vocabulary.ts"
 import { findRow } from "../idTable.ts"
 import { encodeId, ID_BYTES, isCanonicalId } from "../ids.ts"
+import { linkName } from "../linkNames.ts"
 import { LINK_KEYS, type SourceIndex, type SourceLink, type SourcePerformance, type SourceRecord } from "../SourceRecord.ts"
 import { DatasetBuilder } from "./DatasetBuilder.ts"
 
@@ -364,7 +365,7 @@ describe("DatasetBuilder", () => {
           expect(linkReference(data, column, row)).toEqual(servedLink(model, row, key))
           // A link naming its parent as the parent's record does is not stored twice.
           if (parent !== NO_ROW && record[key]?.nom !== undefined && record[key]?.nom === model.records[parent].nom) {
-            expect(column.name[row]).toBe(LINK_NAME_OF_ROW)
+            expect(linkName(column, row)).toBe(LINK_NAME_OF_ROW)
           }
           const race = record[key]?.race
           if (race !== undefined) raceCounts.set(race, (raceCounts.get(race) ?? 0) + 1)

@@ -4,6 +4,7 @@
  * method, and explained ancestor by ancestor by the path method on the same cut graph.
  */
 import type { DatasetData } from "../../dataset/DatasetData.ts"
+import { linkName } from "../../dataset/linkNames.ts"
 import type { Accouplement, AncetreCommun, Completude, Consanguinite } from "../../schemas/consanguinite.ts"
 import { idOf, nomOf } from "../record.ts"
 import { Coancestry } from "./coancestry.ts"
@@ -38,8 +39,8 @@ const lineageOf = (data: DatasetData): Lineage => {
   const lineage: Lineage = {
     sire: pere.row,
     dam: mere.row,
-    sireKnown: (row) => pere.row[row] >= 0 || pere.name[row] !== 0,
-    damKnown: (row) => mere.row[row] >= 0 || mere.name[row] !== 0
+    sireKnown: (row) => pere.row[row] >= 0 || linkName(pere, row) !== 0,
+    damKnown: (row) => mere.row[row] >= 0 || linkName(mere, row) !== 0
   }
   lineages.set(data, lineage)
   return lineage
