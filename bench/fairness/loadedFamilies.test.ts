@@ -28,9 +28,19 @@ const FAMILIES: ReadonlyArray<Family> = [
 ]
 
 describe("the fairness bench's loaded caller", () => {
-  it("sends the families of the routes declaring at least 4 ms of execution: the stallions' ranking, breakdowns, the explorer's list and statistics", () => {
+  it("sends the families of the routes declaring at least 4 ms of execution and the deep computations: the stallions' ranking, breakdowns, consanguinity at 12 generations, the explorer's list and statistics", () => {
     assert.strictEqual(LOADED_MIN_MS, 4)
-    assert.deepStrictEqual(loadedFamilies(FAMILIES).map((f) => f.name), ["breakdown", "explorer-list", "explorer-stats", "api choix_etalon"])
+    assert.deepStrictEqual(
+      loadedFamilies(FAMILIES).map((f) => f.name),
+      ["breakdown", "consanguinity-12", "explorer-list", "explorer-stats", "api choix_etalon"]
+    )
+  })
+
+  it("a route's deep requests only: consanguinity at 12 generations, not at 8", () => {
+    const at8 = family("consanguinity-8", `/v1/equides/${ID}/consanguinite`)
+    assert.deepStrictEqual(loadedFamilies([at8, family("consanguinity-12", `/v1/equides/${ID}/consanguinite?generations=12`)]).map((f) => f.name), ["consanguinity-12"])
+    // Deep by its plan, whatever its declared cost.
+    assert.lengthOf(loadedFamilies(FAMILIES.filter((f) => f.name === "api choix_etalon"), new Map()), 1)
   })
 
   it("follows the declared costs: every route on the workers declaring at least the threshold is loaded, none below", () => {
@@ -39,11 +49,11 @@ describe("the fairness bench's loaded caller", () => {
     ).map((endpoint) => endpoint.path)
     assert.includeMembers(costly, ["/v1/stats/repartition", "/v1/accouplements/etalons"])
     // A family whose route costs what the threshold asks is loaded; the same family under a cheaper table is not.
-    const ranking = FAMILIES.filter((f) => f.name === "api choix_etalon")
-    assert.lengthOf(loadedFamilies(ranking, new Map([["/v1/accouplements/etalons", LOADED_MIN_MS]])), 1)
-    assert.lengthOf(loadedFamilies(ranking, new Map([["/v1/accouplements/etalons", LOADED_MIN_MS / 2]])), 0)
-    // A cheap route made costly joins the load.
-    assert.deepStrictEqual(loadedFamilies(FAMILIES, new Map([["/v1/equides/:id", 5]])).map((f) => f.name), ["record"])
+    const breakdowns = FAMILIES.filter((f) => f.name === "breakdown")
+    assert.lengthOf(loadedFamilies(breakdowns, new Map([["/v1/stats/repartition", LOADED_MIN_MS]])), 1)
+    assert.lengthOf(loadedFamilies(breakdowns, new Map([["/v1/stats/repartition", LOADED_MIN_MS / 2]])), 0)
+    // A cheap route made costly joins the load (beside the deep computations, loaded whatever the table).
+    assert.deepStrictEqual(loadedFamilies(FAMILIES, new Map([["/v1/equides/:id", 5]])).map((f) => f.name), ["record", "consanguinity-12", "api choix_etalon"])
   })
 
   it("leaves out a family with no path or whose path no route serves", () => {

@@ -8,7 +8,7 @@
  *    its quota, for `duration` seconds; /healthz probed (127.0.0.3, within its own quota);
  * 2. once both buckets are full again: the loaded caller (127.0.0.2) sends the varied families of
  *    the routes that declare the costliest executions (`loadedFamilies.ts`: the stallions' ranking,
- *    breakdowns, the explorer's list page and /explorer/stats today) over `connections`, taking its
+ *    breakdowns, 12-generation consanguinity, the explorer's list page and /explorer/stats today) over `connections`, taking its
  *    429s, while the measured caller does as in 1 with fresh URIs and the probe runs again.
  */
 import { loadavg } from "node:os"
