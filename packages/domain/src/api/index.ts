@@ -35,7 +35,7 @@ export {
 } from "./problems.ts"
 export { ReferentielsApi } from "./referentiels.ts"
 export { SearchApi } from "./search.ts"
-export { DocumentOpenApi, PageAccueil, SanteIndisponible, ServiceApi } from "./service.ts"
+export { DocumentOpenApi, PageAccueil, Probe, SanteIndisponible, ServiceApi } from "./service.ts"
 export { etalonsQuery, genetiqueQuery, listQuery, repartitionQuery, reproducteursQuery, searchQuery } from "./queries.ts"
 export { StatsApi } from "./stats.ts"
 export { type ExecutionFamily, executionFamily, NotWarmed, notWarmed, OnWorkers, onWorkers } from "./workers.ts"
