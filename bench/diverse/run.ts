@@ -10,7 +10,7 @@ import { loadavg } from "node:os"
 import { ensureExtract, type Started, startApi, startBare, stop } from "../processes.ts"
 import { formatMachine, type Machine, writeResult } from "../report.ts"
 import { type Description, getJson } from "../routes.ts"
-import { buildCorpora, type Family } from "./corpora.ts"
+import { buildCorpora, type CorpusOptions, type Family } from "./corpora.ts"
 import { addHistograms, costRows, formatCosts } from "./executionCosts.ts"
 import { log, measureRun } from "./measureRun.ts"
 import { formatScaling, formatWorkers, summarizeWorkers, type WorkersResult } from "./report.ts"
@@ -59,6 +59,12 @@ export const drawFrom = async (server: Started, options: Pick<DiverseOptions, "c
   })
 }
 
+/** The varied families: the hand-drawn corpora, then one for every route on the workers they leave out. */
+export const familiesOf = (sample: Sample, description: Description, options: CorpusOptions): Array<Family> => {
+  const drawn = buildCorpora(sample, options)
+  return [...drawn, ...routeFamilies(endpointsOf(Api), description, sample, options, drawn)]
+}
+
 const describeCorpora = (families: ReadonlyArray<Family>) =>
   families.map((family) => ({ name: family.name, description: family.description, paths: family.paths.length, first: family.paths.slice(0, 5) }))
 
@@ -68,9 +74,7 @@ export const runDiverse = async (startedAt: Date, machine: Machine, options: Div
   const sampler = await startApi(dataFile, options.serverEnv)
   const drawStarted = performance.now()
   const [sample, description] = await Promise.all([drawFrom(sampler, options), getJson<Description>(sampler.baseUrl, "/openapi.json")]).finally(() => stop(sampler))
-  const corpusOptions = { seed: options.corpusSeed, size: options.corpus }
-  const drawn = buildCorpora(sample, corpusOptions)
-  const families = [...drawn, ...routeFamilies(endpointsOf(Api), description, sample, corpusOptions, drawn)]
+  const families = familiesOf(sample, description, { seed: options.corpusSeed, size: options.corpus })
   log(`drawn in ${((performance.now() - drawStarted) / 1000).toFixed(1)} s: ${families.map((f) => `${f.name} ${f.paths.length}`).join(", ")}`)
   const names = families.map((family) => family.name)
 

@@ -6,22 +6,24 @@
  *
  * 1. unloaded: the measured caller (127.0.0.1) sends varied list pages one at a time, paced within
  *    its quota, for `duration` seconds; /healthz probed (127.0.0.3, within its own quota);
- * 2. once both buckets are full again: the loaded caller (127.0.0.2) sends the explorer's list page,
- *    /explorer/stats, breakdowns and 12-generation consanguinity over `connections`, taking its
+ * 2. once both buckets are full again: the loaded caller (127.0.0.2) sends the varied families of
+ *    the routes that declare the costliest executions (`loadedFamilies.ts`: the stallions' ranking,
+ *    breakdowns, 12-generation consanguinity, the explorer's list page and /explorer/stats today) over `connections`, taking its
  *    429s, while the measured caller does as in 1 with fresh URIs and the probe runs again.
  */
 import { loadavg } from "node:os"
 import { setTimeout as sleep } from "node:timers/promises"
 import { ensureExtract, startApi, stop } from "../processes.ts"
 import { formatMachine, type Machine, writeResult } from "../report.ts"
-import { buildCorpora, type FamilyName } from "../diverse/corpora.ts"
 import { oneConnection, timedGet } from "../diverse/httpGet.ts"
 import { log, PROBE_INTERVAL_MS, PROBE_PATH } from "../diverse/measureRun.ts"
 import { startProbe } from "../diverse/probe.ts"
-import { drawFrom } from "../diverse/run.ts"
+import { drawFrom, familiesOf } from "../diverse/run.ts"
 import { runSequence } from "../diverse/sequence.ts"
 import { mixed } from "../diverse/soak.ts"
+import { type Description, getJson } from "../routes.ts"
 import { type LoadRequest, type LoadSummary, startLoad } from "./loadedCaller.ts"
+import { loadedFamilies } from "./loadedFamilies.ts"
 import { measuredCaller } from "./measuredCaller.ts"
 import { parsePolicy, type Policy, probeIntervalMs, unitsPerSecond } from "./pacing.ts"
 import { type FairnessRun, type FairnessSetup, formatFairness, type Phase, phaseOf, summarizeFairness } from "./report.ts"
@@ -48,8 +50,6 @@ export const MEASURED_ADDRESS = "127.0.0.1"
 export const LOADED_ADDRESS = "127.0.0.2"
 /** The probe is a caller too: from the measured caller's address it would spend that caller's quota. */
 export const PROBE_ADDRESS = "127.0.0.3"
-/** The most expensive requests (issue 24 item 5): each a family of the varied corpora. */
-export const LOADED_FAMILIES: ReadonlyArray<FamilyName> = ["explorer-list", "explorer-stats", "breakdown", "consanguinity-12"]
 /** List pages sent before the unloaded phase (not measured): the server's first uses are not the unloaded value. */
 const WARM_UP = 20
 
@@ -111,17 +111,19 @@ export const runFairness = async (startedAt: Date, machine: Machine, options: Fa
   const dataFile = options.dataFile ?? (await ensureExtract(options.seed, options.count))
   log(`drawing the corpora from ${dataFile}, on a server of its own`)
   const sampler = await startApi(dataFile, options.serverEnv)
-  const sample = await drawFrom(sampler, options).finally(() => stop(sampler))
-  const families = buildCorpora(sample, { seed: options.corpusSeed, size: options.corpus })
+  const [sample, description] = await Promise.all([drawFrom(sampler, options), getJson<Description>(sampler.baseUrl, "/openapi.json")]).finally(() => stop(sampler))
+  const families = familiesOf(sample, description, { seed: options.corpusSeed, size: options.corpus })
+  const loaded = loadedFamilies(families)
+  const loadedNames = loaded.map((family) => family.name)
   const lists = families.find((family) => family.name === "list")?.paths ?? []
   const half = (lists.length - WARM_UP) >> 1
   const corpus: Corpus = {
     warmUp: lists.slice(lists.length - WARM_UP),
     unloaded: lists.slice(0, half),
     loaded: lists.slice(half, 2 * half),
-    heavy: mixed(families.filter((family) => LOADED_FAMILIES.includes(family.name)))
+    heavy: mixed(loaded)
   }
-  log(`${lists.length} list paths, ${corpus.heavy.length} heavy paths (${LOADED_FAMILIES.join(", ")})`)
+  log(`${lists.length} list paths, ${corpus.heavy.length} heavy paths (${loadedNames.join(", ")})`)
 
   const runs: Array<FairnessRun> = []
   let policy = ""
@@ -144,7 +146,7 @@ export const runFairness = async (startedAt: Date, machine: Machine, options: Fa
     duration: options.duration,
     workers: options.workers,
     policy,
-    loadedFamilies: LOADED_FAMILIES
+    loadedFamilies: loadedNames
   }
   const loadAverageAtEnd = loadavg().map((load) => Math.round(load * 100) / 100)
   const busy = Math.max(machine.loadAverage[0], loadAverageAtEnd[0]) > machine.cpus / 2

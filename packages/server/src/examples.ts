@@ -15,6 +15,7 @@ import {
   endpointsOf,
   equide,
   type ExampleRequest,
+  type ExampleSubject,
   findEquide,
   foldWords,
   idOf,
@@ -60,21 +61,38 @@ export interface Examples {
 const withoutUndefined = (record: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined))
 
+/**
+ * What the routes' examples are drawn from (their documentation, and the warm-up before ready,
+ * `execution/work.ts`), or undefined when the extract is empty.
+ */
+export const exampleSubject = (data: DatasetData, openapi: () => unknown): ExampleSubject | undefined => {
+  const row = subjectRow(data)
+  if (row === undefined) return undefined
+  const mating = matingOf(data, row)
+  return {
+    data,
+    row,
+    id: idOf(data, row),
+    word: foldWords(nomOf(data, row))[0]?.toLowerCase(),
+    race: mostFrequent(data, "races"),
+    indice: mostFrequent(data, "codes_indice"),
+    mating,
+    discovery: () => discovery(data),
+    openapi
+  }
+}
+
 /** Examples for this data; none when the extract is empty (nothing real to show). */
 export const examplesOf = (data: DatasetData, openapi: () => unknown): Examples => {
-  const row = subjectRow(data)
-  if (row === undefined) return { parameters: {}, requests: [] }
-  const id = idOf(data, row)
-  const word = foldWords(nomOf(data, row))[0]?.toLowerCase()
-  const race = mostFrequent(data, "races")
+  const subject = exampleSubject(data, openapi)
+  if (subject === undefined) return { parameters: {}, requests: [] }
+  const { id, word, race, indice, mating } = subject
   const robe = mostFrequent(data, "robes")
   const discipline = mostFrequent(data, "disciplines")
-  const indice = mostFrequent(data, "codes_indice")
   const statut = mostFrequent(data, "statuts_reproducteur")
   const sexe = mostFrequent(data, "sexes")
   const annee = Number(mostFrequent(data, "annees_naissance") ?? Number.NaN)
   const year = Number.isInteger(annee) ? annee : undefined
-  const mating = matingOf(data, row)
   const parameters = withoutUndefined({
     id,
     q: word,
@@ -93,16 +111,5 @@ export const examplesOf = (data: DatasetData, openapi: () => unknown): Examples 
     mere: mating === undefined ? undefined : idOf(data, mating.mere)
   })
 
-  const requests = routeExamples(endpointsOf(Api), {
-    data,
-    row,
-    id,
-    word,
-    race,
-    indice,
-    mating,
-    discovery: () => discovery(data),
-    openapi
-  })
-  return { parameters, requests }
+  return { parameters, requests: routeExamples(endpointsOf(Api), subject) }
 }

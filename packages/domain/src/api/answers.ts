@@ -5,7 +5,7 @@
  * (`WORKERS`); either way this one function makes the body, so both give the same bytes. An
  * `Execution` is plain data: it crosses to a worker by structured clone. A new endpoint of that
  * kind is one member of `Execution` and one case of `answer`; its definition declares its
- * execution cost (`executionCost`), and the server's `warmUpWork` runs it once before ready.
+ * execution cost (`executionCost`), and each worker runs its example's execution once before ready.
  */
 import { Result, Schema } from "effect"
 import type { DatasetData } from "../dataset/DatasetData.ts"

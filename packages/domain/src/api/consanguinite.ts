@@ -4,8 +4,6 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import {
-  accouplement,
-  consanguinite,
   CONSANGUINITE_GENERATIONS_DEFAUT,
   CONSANGUINITE_GENERATIONS_MAX,
   CONSANGUINITE_GENERATIONS_MIN
@@ -115,7 +113,10 @@ export class ConsanguiniteApi extends HttpApiGroup.make("consanguinite")
     }).annotateMerge(discoveryKey("consanguinite"))
       .annotateMerge(onWorkers("consanguinite"))
       .annotateMerge(benchPlan({ requests: [{ name: "8 generations" }, { name: "12 generations", query: { generations: "12" }, kind: "deep" }] }))
-      .annotateMerge(example(({ data, id, row }) => ({ url: `/v1/equides/${id}/consanguinite`, answer: () => consanguinite(data, row) })))
+      .annotateMerge(example(({ id, row }) => ({ url: `/v1/equides/${id}/consanguinite`, execution: { endpoint: "consanguinite", row, generations: undefined } }), {
+        // The deepest cut: the enumeration of paths at its longest.
+        warms: ({ row }) => [{ endpoint: "consanguinite", row, generations: CONSANGUINITE_GENERATIONS_MAX }]
+      }))
       .annotateMerge(bytesEstimate(cutBytes))
       .annotateMerge(documented(idPath, consanguiniteQuery))
       // ~0.01–0.02 ms on the sample; full scale 0.05 ms (generator), 0.2 ms at 8 and 7–9 ms at 12 generations on a closed
@@ -136,9 +137,10 @@ export class ConsanguiniteApi extends HttpApiGroup.make("consanguinite")
       .annotateMerge(example(({ data, mating }) =>
         mating === undefined ? undefined : {
           url: `/v1/accouplements?pere=${idOf(data, mating.pere)}&mere=${idOf(data, mating.mere)}`,
-          answer: () => accouplement(data, mating.pere, mating.mere)
-        }
-      ))
+          execution: { endpoint: "accouplement", pere: mating.pere, mere: mating.mere, generations: undefined }
+        }, {
+        warms: ({ mating }) => mating === undefined ? [] : [{ endpoint: "accouplement", pere: mating.pere, mere: mating.mere, generations: CONSANGUINITE_GENERATIONS_MAX }]
+      }))
       .annotateMerge(bytesEstimate(cutBytes))
       .annotateMerge(documented(accouplementQuery))
       // As a horse's consanguinity (above).

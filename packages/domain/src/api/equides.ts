@@ -1,5 +1,4 @@
 /** Group `equides`: the list, one record, its pedigree and its direct offspring. */
-import { Result } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import {
   descendance,
@@ -10,13 +9,11 @@ import {
 } from "../query/descendance.ts"
 import { DEFAULT_LIMITE, MAX_LIMITE, MIN_LIMITE } from "../query/paginate.ts"
 import { pedigree, PEDIGREE_GENERATIONS_DEFAUT, PEDIGREE_GENERATIONS_MAX } from "../query/pedigree.ts"
-import { statistiquesDescendance } from "../query/progenyStats.ts"
 import { equide } from "../query/record.ts"
 import { Equide } from "../schemas/equide.ts"
 import { PageEquides } from "../schemas/lists.ts"
 import { Descendance, Pedigree } from "../schemas/pedigree.ts"
 import { StatistiquesDescendance } from "../schemas/progeny.ts"
-import { listAnswer } from "./answers.ts"
 import { bytesEstimate, intOr, ROW_BYTES } from "./bytesEstimate.ts"
 import { benchPlan } from "./benchPlan.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
@@ -78,9 +75,18 @@ export class EquidesApi extends HttpApiGroup.make("equides")
           { name: "nom= prefix", query: { nom: "{namePrefix}" } }
         ]
       }))
-      .annotateMerge(example(({ data, race }) => {
+      .annotateMerge(example(({ race }) => {
         const url = `/v1/equides?${race === undefined ? "" : `race=${encodeURIComponent(race)}&`}tri=-annee&limite=3`
-        return { url, answer: () => Result.getOrUndefined(listAnswer(data, { ...(race === undefined ? {} : { race: [race] }), tri: "-annee", limite: 3 }, url)) }
+        return { url, execution: { endpoint: "list", query: { ...(race === undefined ? {} : { race: [race] }), tri: "-annee", limite: 3 }, url } }
+      }, {
+        // The other orders, the full view, a year bound and a name prefix: code paths the example does not take.
+        warms: ({ word }) => {
+          const prefix = word?.slice(0, 2)
+          return [
+            { endpoint: "list", query: { sexe: ["Femelle"], annee_min: 2000, tri: "nom", vue: "complet" }, url: "/v1/equides?sexe=Femelle&annee_min=2000&tri=nom&vue=complet" },
+            ...(prefix === undefined ? [] : [{ endpoint: "list", query: { nom: prefix, tri: "-nom" }, url: `/v1/equides?nom=${encodeURIComponent(prefix)}&tri=-nom` } as const])
+          ]
+        }
       }))
       .annotateMerge(bytesEstimate((query) => intOr(query.limite, DEFAULT_LIMITE, MIN_LIMITE, MAX_LIMITE) * (query.vue === "complet" ? ROW_BYTES.complet : ROW_BYTES.resume)))
       .annotateMerge(documented(listQuery))
@@ -139,7 +145,7 @@ export class EquidesApi extends HttpApiGroup.make("equides")
     }).annotateMerge(discoveryKey("statistiques_descendance"))
       .annotateMerge(onWorkers("descendanceStatistiques"))
       .annotateMerge(benchPlan({ subject: "offspring" }))
-      .annotateMerge(example(({ data, id, row }) => ({ url: `/v1/equides/${id}/descendance/statistiques`, answer: () => statistiquesDescendance(data, row) })))
+      .annotateMerge(example(({ id, row }) => ({ url: `/v1/equides/${id}/descendance/statistiques`, execution: { endpoint: "descendanceStatistiques", row } })))
       .annotateMerge(bytesEstimate(() => ROW_BYTES.statistiquesDescendance))
       .annotateMerge(documented(idPath))
       // Full scale, once a code's columns are built: p50 0.84 ms, p99 4.7 ms for the sire with the most offspring

@@ -3,7 +3,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { discoveryKey } from "./discoveryPlace.ts"
 import { benchExcluded } from "./benchPlan.ts"
-import { onWorkers } from "./workers.ts"
+import { notWarmed, onWorkers } from "./workers.ts"
 import { FILTER_PARAMETERS } from "../vocabulary.ts"
 import { filterDefs } from "./filterParams.ts"
 import { Disponibilite } from "./middleware.ts"
@@ -47,6 +47,7 @@ export class ExportApi extends HttpApiGroup.make("export")
       success: [ExportNdjson, ExportCsv]
     }).annotateMerge(discoveryKey("export", { parameters: [...FILTER_PARAMETERS, "format"] }))
       .annotateMerge(onWorkers("exportRows"))
+      .annotateMerge(notWarmed("its selection is the list's, warmed with /v1/equides; a whole selection's rows are no request to make before ready"))
       .annotateMerge(benchExcluded("a whole selection streamed and paced by the quota (minutes at full scale): EXPORT_CONCURRENCY refuses a load"))
       .annotateMerge(documented(exportQuery)).annotateMerge(OpenApi.annotations({
       summary: "Exporter une sélection entière (NDJSON ou CSV)",
@@ -60,6 +61,7 @@ export class ExportApi extends HttpApiGroup.make("export")
       success: ExportParquet
     }).annotateMerge(discoveryKey("export_parquet"))
       .annotateMerge(onWorkers("parquet"))
+      .annotateMerge(notWarmed("the whole extract written as a file (minutes of a worker), once per dataset"))
       .annotateMerge(benchExcluded("the whole extract written once as a file (minutes of a worker), then served from disk with Range"))
       .annotateMerge(OpenApi.annotations({
       summary: "L'extraction entière en Parquet",

@@ -15,7 +15,7 @@ import { documented, NoQuery } from "./params.ts"
 import { Introuvable } from "./problems.ts"
 import { genetiqueQuery } from "./queries.ts"
 import { example } from "./routeExample.ts"
-import { onWorkers } from "./workers.ts"
+import { notWarmed, onWorkers } from "./workers.ts"
 import { benchPlan } from "./benchPlan.ts"
 
 /** Kept where it was first declared, for those who import it from here (it lives in `queries.ts`). */
@@ -105,6 +105,10 @@ export class GenetiqueApi extends HttpApiGroup.make("genetique")
       success: StatsGenetique
     }).annotateMerge(discoveryKey("genetique_race", { after: "repartition" }))
       .annotateMerge(onWorkers("genetique/stats"))
+      .annotateMerge(notWarmed(
+        "a breed's first use runs its year figures and f_e, f_a over the pedigree (0.2–0.8 s a breed, about a second for the whole extract, per worker " +
+          "at full scale): too long for each worker's start before /readyz (docs/decisions.md)"
+      ))
       .annotateMerge(example(({ race }) => ({
         url: `/v1/stats/genetique${race === undefined ? "" : `?race=${encodeURIComponent(race)}`}`,
         execution: { endpoint: "genetique", request: { kind: "stats", query: race === undefined ? {} : { race: [race] } } }

@@ -6,7 +6,7 @@ export { BytesEstimate, bytesEstimate, type BytesEstimator, type EstimateQuery }
 export { accouplementQuery, ConsanguiniteApi, DEFINITIONS_CONSANGUINITE } from "./consanguinite.ts"
 export { Discovery, discoveryKey, type DiscoveryPlace, servedPath } from "./discoveryPlace.ts"
 export { endpointsOf } from "./endpoints.ts"
-export { Example, example, type ExampleRequest, type ExampleSubject, type RouteExample, routeExamples } from "./routeExample.ts"
+export { Example, example, type ExampleRequest, type ExampleSubject, type RouteExample, routeExamples, warmUpExecutions } from "./routeExample.ts"
 export { descendanceQuery, EquidesApi, pedigreeQuery } from "./equides.ts"
 export { EXPORT_CSV_TYPE, EXPORT_FORMATS, EXPORT_NDJSON_TYPE, ExportApi, exportQuery, PARQUET_TYPE } from "./exports.ts"
 export { ExecutionCost, executionCost, executionUnits, QUOTA_RULE, UNIT_CPU_MS } from "./executionCost.ts"
@@ -35,10 +35,10 @@ export {
 } from "./problems.ts"
 export { ReferentielsApi } from "./referentiels.ts"
 export { SearchApi } from "./search.ts"
-export { DocumentOpenApi, PageAccueil, SanteIndisponible, ServiceApi } from "./service.ts"
+export { DocumentOpenApi, PageAccueil, Probe, SanteIndisponible, ServiceApi } from "./service.ts"
 export { etalonsQuery, genetiqueQuery, listQuery, repartitionQuery, reproducteursQuery, searchQuery } from "./queries.ts"
 export { StatsApi } from "./stats.ts"
-export { type ExecutionFamily, executionFamily, OnWorkers, onWorkers } from "./workers.ts"
+export { type ExecutionFamily, executionFamily, NotWarmed, notWarmed, OnWorkers, onWorkers } from "./workers.ts"
 export {
   answer,
   etalonsAnswer,

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
+import { Context } from "effect"
 import { build } from "../query/record.fixtures.ts"
 import { idN } from "../testing/ids.ts"
 import { Api } from "./Api.ts"
 import { servedPath } from "./discoveryPlace.ts"
 import { endpointsOf } from "./endpoints.ts"
-import { type ExampleSubject, routeExamples } from "./routeExample.ts"
+import { type ExampleSubject, routeExamples, warmUpExecutions } from "./routeExample.ts"
+import { executionFamily, NotWarmed, OnWorkers } from "./workers.ts"
 
 const data = build([{ id: idN(1), nom: "Alpha" }, { id: idN(2), nom: "Beta" }, { id: idN(3), nom: "Gamma", sexe: "Femelle" }])
 const subject: ExampleSubject = {
@@ -68,5 +70,24 @@ describe("routeExamples", () => {
     expect(routes).not.toContain("/v1/search")
     expect(routes).not.toContain("/v1/stats/reproducteurs")
     expect(routes).toHaveLength(16)
+  })
+})
+
+describe("warmUpExecutions", () => {
+  it("runs every route on the workers but those that say why not, each as executions of its own family", () => {
+    const warmed = warmUpExecutions(endpointsOf(Api), subject)
+    const expected = endpointsOf(Api).flatMap((endpoint) => {
+      const family = Context.get(endpoint.annotations, OnWorkers)
+      return family === undefined || Context.get(endpoint.annotations, NotWarmed) !== undefined ? [] : [[servedPath(endpoint.path), family] as const]
+    })
+    expect(new Set(warmed.map(({ route }) => route))).toEqual(new Set(expected.map(([route]) => route)))
+    const families = new Map(expected)
+    for (const { route, execution } of warmed) expect(executionFamily(execution), route).toBe(families.get(route))
+    // The example first, then the other paths its definition names: the list in three orders, two views.
+    expect(warmed.filter(({ route }) => route === "/v1/equides").map(({ execution }) => execution.endpoint === "list" ? execution.url : "")).toEqual([
+      "/v1/equides?race=Selle%20Fran%C3%A7ais&tri=-annee&limite=3",
+      "/v1/equides?sexe=Femelle&annee_min=2000&tri=nom&vue=complet",
+      "/v1/equides?nom=al&tri=-nom"
+    ])
   })
 })

@@ -5,14 +5,17 @@
  * (`server/src/examples.ts`), in the `Api`'s order unless an example says which route's it follows.
  *
  * An example is drawn from the loaded data through a subject the server picks (a record worth a
- * look, common values); a route whose first answer is a whole-pedigree computation gives the
- * execution a query worker runs instead of an answer (the page never blocks the event loop on it).
+ * look, common values). A route that runs on the workers (`onWorkers`) gives the execution a query
+ * worker runs instead of an answer (the page never blocks the event loop on it), and each worker
+ * runs that execution before `/readyz` says ready (issue 24 item 6, the server's `warmUpWork`),
+ * with the route's other code paths a first request would meet (`warms`).
  */
 import { Context } from "effect"
 import type { HttpApiEndpoint } from "effect/http-api"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import type { Execution } from "./answers.ts"
 import { Discovery, placed, servedPath } from "./discoveryPlace.ts"
+import { NotWarmed, OnWorkers } from "./workers.ts"
 
 /** What examples are drawn from. */
 export interface ExampleSubject {
@@ -42,14 +45,21 @@ export interface ExampleDeclaration {
   readonly of: (subject: ExampleSubject) => RouteExample | undefined
   /** The route (its discovery key) whose example it follows on the page; by default the route before it in the `Api`. */
   readonly after?: string | undefined
+  /**
+   * Executions of the route's other code paths (another order, view or filter), run with the
+   * example's before ready; none by default.
+   */
+  readonly warms?: ((subject: ExampleSubject) => ReadonlyArray<Execution>) | undefined
 }
 
 /** A route's example (undefined: none). */
 export const Example = Context.Reference<ExampleDeclaration | undefined>("@equides/domain/Example", { defaultValue: () => undefined })
 
 /** A route's documentation example, declared on its definition (`annotateMerge`). */
-export const example = (of: ExampleDeclaration["of"], options: { readonly after?: string } = {}) =>
-  Context.make(Example, { of, after: options.after })
+export const example = (
+  of: ExampleDeclaration["of"],
+  options: { readonly after?: string; readonly warms?: ExampleDeclaration["warms"] } = {}
+) => Context.make(Example, { of, after: options.after, warms: options.warms })
 
 /** An example as the page shows it: the route as served (`/v1/equides/{id}`), then its request. */
 export type ExampleRequest = { readonly route: string } & RouteExample
@@ -70,3 +80,22 @@ export const routeExamples = (endpoints: ReadonlyArray<HttpApiEndpoint.Top>, sub
     return request === undefined ? [] : [{ route, ...request }]
   })
 }
+
+/**
+ * What each query worker runs before ready (issue 24 item 6), for `subject`: for every route of
+ * `endpoints` on the workers (`onWorkers`) whose definition does not say why not (`notWarmed`),
+ * its example's execution and those it `warms`. A route whose example has nothing to show for
+ * this data warms what the others do.
+ */
+export const warmUpExecutions = (
+  endpoints: ReadonlyArray<HttpApiEndpoint.Top>,
+  subject: ExampleSubject
+): Array<{ readonly route: string; readonly execution: Execution }> =>
+  endpoints.flatMap((endpoint) => {
+    const declaration = Context.get(endpoint.annotations, Example)
+    if (Context.get(endpoint.annotations, OnWorkers) === undefined || Context.get(endpoint.annotations, NotWarmed) !== undefined) return []
+    const route = servedPath(endpoint.path)
+    const example = declaration?.of(subject)
+    const executions = [...(example !== undefined && "execution" in example ? [example.execution] : []), ...(declaration?.warms?.(subject) ?? [])]
+    return executions.map((execution) => ({ route, execution }))
+  })

@@ -1,9 +1,7 @@
 /** Group `search`: name suggestions for a search box. */
-import { Result } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { DEFAULT_SUGGEST_LIMITE, MAX_SUGGEST_LIMITE, MIN_SUGGEST_LIMITE } from "../query/suggest.ts"
 import { Suggestions } from "../schemas/lists.ts"
-import { suggestAnswer } from "./answers.ts"
 import { bytesEstimate, intOr, ROW_BYTES } from "./bytesEstimate.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
 import { executionCost } from "./executionCost.ts"
@@ -25,10 +23,10 @@ export class SearchApi extends HttpApiGroup.make("search")
     }).annotateMerge(discoveryKey("recherche"))
       .annotateMerge(onWorkers("suggest"))
       .annotateMerge(benchPlan({ requests: [{ name: "one letter", query: { q: "A" } }, { name: "two words", query: { q: "{twoWords}" } }] }))
-      .annotateMerge(example(({ data, word }) =>
+      .annotateMerge(example(({ word }) =>
         word === undefined ? undefined : {
           url: `/v1/search?q=${encodeURIComponent(word)}&limite=3`,
-          answer: () => Result.getOrUndefined(suggestAnswer(data, { q: word, limite: 3 }))
+          execution: { endpoint: "suggest", query: { q: word, limite: 3 } }
         }
       ))
       .annotateMerge(bytesEstimate((query) => ROW_BYTES.suggestion * intOr(query.limite, DEFAULT_SUGGEST_LIMITE, MIN_SUGGEST_LIMITE, MAX_SUGGEST_LIMITE)))

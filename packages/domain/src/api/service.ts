@@ -1,5 +1,5 @@
 /** Group `service` (top level in the client): discovery, probes, the OpenAPI document, meta. */
-import { Schema } from "effect"
+import { Context, Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { API_VERSION, meta } from "../query/meta.ts"
 import { Decouverte, Meta, Sante } from "../schemas/service.ts"
@@ -7,6 +7,12 @@ import { discoveryKey } from "./discoveryPlace.ts"
 import { Disponibilite } from "./middleware.ts"
 import { NoQuery } from "./params.ts"
 import { example } from "./routeExample.ts"
+
+/**
+ * Whether a route is a probe (`/healthz`, `/readyz`): admission runs it outside the concurrency
+ * gate, so that it stays responsive under load (the server's `admission/routes.ts` `PROBES`).
+ */
+export const Probe = Context.Reference<boolean>("@equides/domain/Probe", { defaultValue: () => false })
 
 /** The probes' 503 body: Sante with `statut: "indisponible"` (no data loaded). */
 export const SanteIndisponible = Sante.pipe(HttpApiSchema.status(503))
@@ -26,6 +32,7 @@ const probe = (name: "healthz" | "readyz", key: string, summary: string) =>
     success: Sante,
     error: SanteIndisponible
   }).annotateMerge(discoveryKey(key))
+    .annotateMerge(Context.make(Probe, true))
     .annotateMerge(example(({ data }) => ({ url: `/${name}`, answer: () => ({ statut: "ok", lignes: data.size, version: API_VERSION }) }))).annotateMerge(OpenApi.annotations({
     summary,
     description:

@@ -1,13 +1,10 @@
 /** Group `stats`: global counts and the breakdown of a filtered selection. */
-import { Result } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { dictionarySize } from "../dataset/columns.ts"
 import { DEFAULT_LIMITE, MAX_LIMITE, MIN_LIMITE } from "../query/paginate.ts"
 import { DEFAULT_REPARTITION_LIMITE, MAX_REPARTITION_LIMITE, MIN_REPARTITION_LIMITE } from "../query/repartition.ts"
-import { stats } from "../query/stats.ts"
 import { Reproducteurs } from "../schemas/progeny.ts"
 import { Repartition, Stats } from "../schemas/reference.ts"
-import { repartitionAnswer, reproducteursAnswer } from "./answers.ts"
 import { bytesEstimate, intOr, ROW_BYTES } from "./bytesEstimate.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
 import { executionCost } from "./executionCost.ts"
@@ -29,7 +26,7 @@ export class StatsApi extends HttpApiGroup.make("stats")
       success: Stats
     }).annotateMerge(discoveryKey("statistiques"))
       .annotateMerge(onWorkers("stats"))
-      .annotateMerge(example(({ data }) => ({ url: "/v1/stats", answer: () => stats(data) }))).annotateMerge(OpenApi.annotations({
+      .annotateMerge(example(() => ({ url: "/v1/stats", execution: { endpoint: "stats" } }))).annotateMerge(OpenApi.annotations({
       summary: "Comptages globaux, sans filtre",
       description:
         "Total, fiches avec et sans filiation, avec et sans performances, nombres de races, robes et disciplines, années extrêmes, répartition par sexe. " +
@@ -46,10 +43,13 @@ export class StatsApi extends HttpApiGroup.make("stats")
           { name: "race, filtered", query: { dimension: "race", sexe: "Femelle", annee_min: "2000" } }
         ]
       }))
-      .annotateMerge(example(({ data, race }) => ({
+      .annotateMerge(example(({ race }) => ({
         url: `/v1/stats/repartition?dimension=robe&limite=5${race === undefined ? "" : `&race=${encodeURIComponent(race)}`}`,
-        answer: () => Result.getOrUndefined(repartitionAnswer(data, { dimension: "robe", limite: 5, ...(race === undefined ? {} : { race: [race] }) }))
-      })))
+        execution: { endpoint: "repartition", query: { dimension: "robe", limite: 5, ...(race === undefined ? {} : { race: [race] }) } }
+      }), {
+        // The whole set unfiltered, and the years (a dimension counted in its own order) of one sex.
+        warms: () => [{ endpoint: "repartition", query: {} }, { endpoint: "repartition", query: { dimension: "annee_naissance", sexe: ["Male"] } }]
+      }))
       .annotateMerge(bytesEstimate((query, data) =>
         ROW_BYTES.tranche *
         (query.dimension === "annee_naissance" ? dictionarySize(data.annee.values) : intOr(query.limite, DEFAULT_REPARTITION_LIMITE, MIN_REPARTITION_LIMITE, MAX_REPARTITION_LIMITE))
@@ -69,10 +69,10 @@ export class StatsApi extends HttpApiGroup.make("stats")
       .annotateMerge(benchPlan({
         requests: [{ kind: "breakdown" }, { name: "born 2010 on", query: { annee_min: "2010", produits_min: "10" }, kind: "breakdown" }]
       }))
-      .annotateMerge(example(({ data, indice }) => {
+      .annotateMerge(example(({ indice }) => {
         if (indice === undefined) return undefined
         const url = `/v1/stats/reproducteurs?code=${encodeURIComponent(indice)}&produits_min=1&limite=3`
-        return { url, answer: () => Result.getOrUndefined(reproducteursAnswer(data, { code: indice, produits_min: 1, limite: 3 }, url)) }
+        return { url, execution: { endpoint: "reproducteurs", query: { code: indice, produits_min: 1, limite: 3 }, url } }
       }))
       .annotateMerge(bytesEstimate((query) => ROW_BYTES.reproducteur * intOr(query.limite, DEFAULT_LIMITE, MIN_LIMITE, MAX_LIMITE)))
       .annotateMerge(documented(reproducteursQuery))

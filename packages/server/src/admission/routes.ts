@@ -4,7 +4,7 @@
  * pages (`pageRoutes.ts`). Admission looks a request's route up here; the router is built with the
  * same settings.
  */
-import { Api, BytesEstimate, type BytesEstimator, endpointsOf, ExecutionCost } from "@equides/domain"
+import { Api, BytesEstimate, type BytesEstimator, endpointsOf, ExecutionCost, Probe } from "@equides/domain"
 import { Context } from "effect"
 import { FindMyWay, type HttpRouter } from "effect/http"
 import { EXPLORER_EXECUTION_MS, PAGE_ROUTES } from "../pageRoutes.ts"
@@ -15,8 +15,8 @@ import { EXPLORER_EXECUTION_MS, PAGE_ROUTES } from "../pageRoutes.ts"
  */
 export const ROUTER_CONFIG: Partial<FindMyWay.RouterConfig> = { caseSensitive: true }
 
-/** The probes: run outside the concurrency gate, they must stay responsive under load. */
-export const PROBES: ReadonlySet<string> = new Set(["/healthz", "/readyz"])
+/** The probes (`Probe` on their definitions): run outside the concurrency gate, they must stay responsive under load. */
+export const PROBES: ReadonlySet<string> = new Set(endpointsOf(Api).filter((endpoint) => Context.get(endpoint.annotations, Probe)).map((endpoint) => endpoint.path))
 
 export const routeTemplates = (): FindMyWay.Router<string> => {
   const router = FindMyWay.make<string>(ROUTER_CONFIG)

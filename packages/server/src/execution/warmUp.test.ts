@@ -1,36 +1,40 @@
 /**
- * Issue 24, item 6: every family runs once on each query worker before the pool says ready, so
+ * Issue 24, item 6: every route on the workers and every explorer page rendered there (but those
+ * whose definitions say why not) runs once on each query worker before the pool says ready, so
  * before the Executor exists and `/readyz` can answer 200. Event ordering, not timing: with the
  * warm-up held, the pool does not become ready; opened, it becomes ready with every family run by
  * every worker.
  */
 import { assert, describe, it, layer } from "@effect/vitest"
-import { buildDataset, fromRecords } from "@equides/domain"
+import { Api, buildDataset, endpointsOf, fromRecords, NotWarmed, OnWorkers, servedPath } from "@equides/domain"
 import { shareDataset } from "@equides/ingest/shared"
-import { Effect } from "effect"
+import { Context, Effect } from "effect"
+import { PAGE_WARM_UPS } from "../explorer/pageWarmUp.ts"
+import { EXPLORER_EXECUTION_MS } from "../pageRoutes.ts"
 import { FAMILY } from "../testing/family.ts"
 import { call, testServer } from "../testing/server.ts"
 import { Executor } from "./Executor.ts"
 import { QueryPool, type WorkerSpec } from "./QueryPool.ts"
-import { familyOf, perform, warmUpWork } from "./work.ts"
+import { familyOf, isPage, perform, warmUpWork } from "./work.ts"
 
-/** The families whose first use must happen before ready (issue 24, items 4 and 6). */
+/** The routes on the workers whose definitions say why they are not warmed (literal: the spec's paths). */
+const NOT_WARMED = ["/v1/stats/genetique", "/v1/export/equides", "/v1/export/equides.parquet"]
+
+/**
+ * The families whose first use must happen before ready (issue 24, items 4 and 6), from the
+ * definitions: every route on the workers but those that say why not, and every explorer page
+ * rendered on the workers but those whose warm-up says why not.
+ */
 const FAMILIES = [
-  "list",
-  "suggest",
-  "repartition",
-  "stats",
-  "consanguinite",
-  "accouplement",
-  "genetique/equide",
-  "etalons",
-  "explorer/list",
-  "explorer/stats",
-  "explorer/record",
-  "explorer/pedigree",
-  "explorer/progeny",
-  "explorer/accouplements"
+  ...new Set(endpointsOf(Api).flatMap((endpoint) => {
+    const family = Context.get(endpoint.annotations, OnWorkers)
+    return family === undefined || Context.get(endpoint.annotations, NotWarmed) !== undefined ? [] : [family]
+  })),
+  ...Object.entries(PAGE_WARM_UPS).flatMap(([kind, warmUp]) => typeof warmUp === "function" ? [`explorer/${kind}`] : [])
 ]
+
+/** A page template as a pattern of the paths it serves. */
+const templatePattern = (template: string): RegExp => new RegExp(`^${template.replace(/:[a-z]+/g, "[^/?]+")}(\\?|$)`)
 
 const counting = (open: boolean) => {
   const counts = new SharedArrayBuffer(4 * (FAMILIES.length + 1))
@@ -50,10 +54,28 @@ const WORKERS = 2
 const everyFamily = (n: number) => Object.fromEntries(FAMILIES.map((family) => [family, n]))
 
 describe("warm-up before ready", () => {
+  it("every route on the workers is warmed unless its definition says why not", () => {
+    const notWarmed = endpointsOf(Api).flatMap((endpoint) => {
+      const why = Context.get(endpoint.annotations, NotWarmed)
+      if (why !== undefined) assert.isDefined(Context.get(endpoint.annotations, OnWorkers), `${endpoint.path}: notWarmed on a route off the workers`)
+      return why === undefined ? [] : [servedPath(endpoint.path)]
+    })
+    assert.deepStrictEqual(notWarmed, NOT_WARMED)
+    // The progeny statistics, the ranking of parents and the stallions for a mare among them (issue 24 item 6).
+    for (const family of ["descendanceStatistiques", "reproducteurs", "etalons", "genetique/equide", "list", "consanguinite"]) assert.include(FAMILIES, family)
+  })
+
+  it("every explorer page rendered on the workers is warmed but the breed's genetics", () => {
+    const pages = warmUpWork(buildDataset(FAMILY)).filter(isPage)
+    const warmed = Object.keys(EXPLORER_EXECUTION_MS).filter((template) => pages.some((page) => templatePattern(template).test(page.url)))
+    assert.deepStrictEqual(new Set(Object.keys(EXPLORER_EXECUTION_MS)), new Set([...warmed, "/explorer/genetique"]))
+    assert.notInclude(warmed, "/explorer/genetique")
+  })
+
   it("runs every family through its real path: each warm-up work answers 200", () => {
     const data = buildDataset(FAMILY)
     const work = warmUpWork(data)
-    assert.deepStrictEqual([...new Set(work.map(familyOf))], FAMILIES)
+    assert.deepStrictEqual(new Set(work.map(familyOf)), new Set(FAMILIES))
     for (const item of work) {
       const outcome = perform(data, item)
       assert.strictEqual(outcome.kind === "body" ? outcome.status : outcome.kind, 200, JSON.stringify(item))

@@ -3,11 +3,14 @@
  * execution (`answer` of `@equides/domain/answers`: JSON, or the parameter it refuses) or an
  * explorer page (`renderPage`: HTML with its status). `perform` is the one function both places
  * call, so both make the same bytes. A new kind of work is one member of `Execution` (or of
- * `PageExecution`) and one case of `answer` (or of `renderPage`), and one entry of `warmUpWork`.
+ * `PageExecution`) and one case of `answer` (or of `renderPage`); its route's example (or the
+ * page's entry of `PAGE_WARM_UPS`) is run before ready.
  */
-import { type DatasetData, dictionarySize, dictionaryValue, type EtalonsQuery, executionFamily, idOf, type ListQuery, nomOf, type RepartitionQuery, type SearchQuery } from "@equides/domain"
+import { Api, type DatasetData, endpointsOf, executionFamily, warmUpExecutions } from "@equides/domain"
 import { answer, type Execution } from "@equides/domain/answers"
 import { Result } from "effect"
+import { exampleSubject } from "../examples.ts"
+import { pageWarmUps } from "../explorer/pageWarmUp.ts"
 import { type PageExecution, renderPage } from "../explorer/pages.ts"
 import { writeParquet } from "../export/parquet.ts"
 import type { Refusal } from "./protocol.ts"
@@ -48,45 +51,19 @@ export const perform = (data: DatasetData, work: Work): Outcome => {
 }
 
 /**
- * One work of every family, over `data`'s own values (issue 24, item 6): run by each query worker,
- * and by the server's thread with `WORKERS=0`, before `/readyz` says ready, so that what a first
- * request would compile or build on first use (V8's optimised code, memoised lookups) is done then.
- * The subject is the first record with both parents on file (its sire has progeny); a dataset
+ * What each query worker runs, and the server's thread with `WORKERS=0`, before `/readyz` says
+ * ready (issue 24, item 6), so that what a first request would compile or build on first use (V8's
+ * optimised code, memoised lookups) is done then: every route on the workers with its
+ * documentation example and the other code paths its definition names (`warmUpExecutions`; a
+ * route whose definition says why not, `notWarmed`, is left out), then every explorer page
+ * rendered on the workers (`PAGE_WARM_UPS`). All drawn from the examples' subject over `data`'s
+ * own values (the record with the most offspring, the parents of one of its products); a dataset
  * without one warms what it can (a failed warm-up is ignored: the request will say what fails).
  */
 export const warmUpWork = (data: DatasetData): ReadonlyArray<Work> => {
-  if (data.size === 0) return []
-  const { pere, mere } = data.links
-  let subject = 0
-  while (subject < data.size && !(pere.row[subject] >= 0 && mere.row[subject] >= 0)) subject++
-  if (subject === data.size) subject = 0
-  const sire = pere.row[subject] >= 0 ? pere.row[subject] : subject
-  const dam = mere.row[subject] >= 0 ? mere.row[subject] : subject
-  const id = idOf(data, subject)
-  const race = dictionarySize(data.race.values) > 1 ? dictionaryValue(data.race.values, 1) : ""
-  const letters = nomOf(data, subject).slice(0, 2)
-  const list = (query: Record<string, unknown>, url: string): Work => ({ endpoint: "list", query: query as ListQuery, url })
-  const breakdown = (query: Record<string, unknown>): Work => ({ endpoint: "repartition", query: query as RepartitionQuery })
-  return [
-    list({ race: [race], tri: "-annee" }, `/v1/equides?race=${encodeURIComponent(race)}&tri=-annee`),
-    list({ sexe: ["Femelle"], annee_min: 2000, tri: "nom", vue: "complet" }, "/v1/equides?sexe=Femelle&annee_min=2000&tri=nom&vue=complet"),
-    list({ nom: letters, tri: "-nom" }, `/v1/equides?nom=${encodeURIComponent(letters)}&tri=-nom`),
-    { endpoint: "suggest", query: { q: letters } as SearchQuery },
-    breakdown({}),
-    breakdown({ dimension: "annee_naissance", sexe: ["Male"] }),
-    breakdown({ dimension: "robe", race: [race], annee_max: 2000 }),
-    { endpoint: "stats" },
-    { endpoint: "consanguinite", row: subject, generations: 12 },
-    { endpoint: "accouplement", pere: sire, mere: dam === sire ? subject : dam, generations: 12 },
-    { endpoint: "genetique", request: { kind: "equide", row: subject } },
-    { endpoint: "etalons", mere: dam, query: { mere: idOf(data, dam) } as EtalonsQuery, url: `/v1/accouplements/etalons?mere=${idOf(data, dam)}` },
-    { page: "list", url: `/explorer/equides?race=${encodeURIComponent(race)}&sexe=Male` },
-    { page: "stats", url: "/explorer/stats" },
-    { page: "record", url: `/explorer/equides/${id}`, id },
-    { page: "pedigree", url: `/explorer/equides/${id}/pedigree?generations=8`, id },
-    { page: "progeny", url: `/explorer/equides/${idOf(data, sire)}/descendance`, id: idOf(data, sire) },
-    { page: "accouplements", url: `/explorer/accouplements?mere=${idOf(data, dam)}` }
-  ]
+  const subject = exampleSubject(data, () => undefined)
+  if (subject === undefined) return []
+  return [...warmUpExecutions(endpointsOf(Api), subject).map(({ execution }) => execution), ...pageWarmUps(subject)]
 }
 
 /** Runs every warm-up work through `run`, failures ignored. */

@@ -9,8 +9,8 @@
  * back-pressure (`streamExport`). What the lane refuses (a parameter, a value) goes on to the
  * pipeline, whose handler answers the 400 before any byte, as for every route.
  */
-import { type DatasetData, type ExportQuery, exportQuery, FILTER_PARAMETERS, NoQuery, ServiceSurcharge } from "@equides/domain"
-import { Schema } from "effect"
+import { Api, type DatasetData, endpointsOf, type ExportQuery, exportQuery, FILTER_PARAMETERS, NoQuery, OnWorkers, ServiceSurcharge } from "@equides/domain"
+import { Context, Schema } from "effect"
 import { createReadStream } from "node:fs"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { ownOf, renderProblem } from "../admission/answer.ts"
@@ -26,9 +26,14 @@ import { exportBody, paced, streamExport } from "./exportStream.ts"
 import { Pacer, type PacingClock, realClock } from "./pacing.ts"
 import { parquetHead, type ParquetFile } from "./parquetFile.ts"
 
-export const EXPORT_ROUTE = "/v1/export/equides"
-export const PARQUET_ROUTE = "/v1/export/equides.parquet"
-const EXPORT_ROUTES: ReadonlySet<string> = new Set([EXPORT_ROUTE, PARQUET_ROUTE])
+/**
+ * The routes the lane serves, by template, from their definitions: those whose executions are a
+ * selection's rows (`onWorkers("exportRows")`) or the Parquet file (`onWorkers("parquet")`).
+ */
+export const EXPORT_ROUTES: ReadonlyMap<string, "exportRows" | "parquet"> = new Map(endpointsOf(Api).flatMap((endpoint) => {
+  const family = Context.get(endpoint.annotations, OnWorkers)
+  return family === "exportRows" || family === "parquet" ? [[endpoint.path, family] as const] : []
+}))
 
 /** Whether the export lane serves requests of `route`. */
 export const isExportRoute = (route: string | undefined): boolean => route !== undefined && EXPORT_ROUTES.has(route)
@@ -83,7 +88,7 @@ export const makeExportLane = (
 
   /** The export `exchange` asks for, once its query is decoded (`undefined`: refused). */
   const preparing = (exchange: Exchange, request: IncomingMessage): (() => Promise<Prepared | undefined>) | undefined => {
-    if (exchange.route === PARQUET_ROUTE) {
+    if (exchange.route !== undefined && EXPORT_ROUTES.get(exchange.route) === "parquet") {
       if (decodeNone(exchange.url) === undefined) return undefined
       return () =>
         parquetOf().then((file) => {

@@ -1,0 +1,39 @@
+/**
+ * What each explorer page rendered on the workers (`pages.ts`) renders before ready (issue 24
+ * item 6), drawn from the subject the API's examples are drawn from (`examples.ts`): one entry per
+ * kind of `PageExecution`, so that a new kind without its warm-up, or the reason it has none, does
+ * not type-check. The execution's `warmUpWork` runs them with the API routes' (their definitions'
+ * examples).
+ */
+import { type ExampleSubject, idOf } from "@equides/domain"
+import type { PageExecution } from "./pages.ts"
+import { EXPLORER_STATS, listPath, matingPath, matingsPath, pedigreePath, progenyPath, recordPath, siresPath } from "./paths.ts"
+
+export type PageKind = PageExecution["page"]
+
+/** A page's warm-up for `subject` (undefined: the data has nothing to show it), or why it has none. */
+export type PageWarmUp = ((subject: ExampleSubject) => PageExecution | undefined) | { readonly notWarmed: string }
+
+export const PAGE_WARM_UPS: { readonly [Kind in PageKind]: PageWarmUp } = {
+  list: ({ race }) => ({ page: "list", url: listPath([...(race === undefined ? [] : [["race", race] as const]), ["sexe", "Male"]]) }),
+  stats: () => ({ page: "stats", url: EXPLORER_STATS }),
+  record: ({ id }) => ({ page: "record", url: recordPath(id), id }),
+  pedigree: ({ id }) => ({ page: "pedigree", url: pedigreePath(id, 8), id }),
+  // The subject is the record with the most offspring: its page of products.
+  progeny: ({ id }) => ({ page: "progeny", url: progenyPath(id), id }),
+  reproducteurs: ({ indice }) => ({ page: "reproducteurs", url: siresPath(indice === undefined ? [] : [["code", indice]]) }),
+  genetique: {
+    notWarmed: "a breed's figures are /v1/stats/genetique's first use (0.2–0.8 s a breed per worker at full scale), too long before /readyz; " +
+      "without race the page is a form"
+  },
+  accouplements: ({ data, mating }) => mating === undefined ? undefined : { page: "accouplements", url: matingsPath([["mere", idOf(data, mating.mere)]]) },
+  accouplement: ({ data, mating }) => mating === undefined ? undefined : { page: "accouplement", url: matingPath(idOf(data, mating.pere), idOf(data, mating.mere)) }
+}
+
+/** The pages `PAGE_WARM_UPS` renders for `subject`. */
+export const pageWarmUps = (subject: ExampleSubject): Array<PageExecution> =>
+  Object.values(PAGE_WARM_UPS).flatMap((warmUp) => {
+    if (typeof warmUp !== "function") return []
+    const page = warmUp(subject)
+    return page === undefined ? [] : [page]
+  })
