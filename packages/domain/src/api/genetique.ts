@@ -64,7 +64,10 @@ export const DEFINITIONS_GENETIQUE: ReadonlyArray<readonly [string, string]> = [
     "(Boichard, Maignel et Verrier 1997) Les ancêtres sont les animaux dont descend un membre de la population de référence (un membre compte quand il est " +
     "parent d'un autre) ; on choisit un à un l'ancêtre de plus grande contribution marginale (sa contribution non encore expliquée par les ancêtres choisis " +
     "avant), au plus 1 000 ou jusqu'à ce que la part non expliquée passe sous 0,1 % ; f_a = 1 / Σ p_k². Le premier choisi est l'ancêtre de plus grande " +
-    "contribution brute. Des contributions égales à 10⁻⁹ près vont à l'ancêtre le plus ancien. f_a est d'ordinaire inférieur à f_e, sans que ce soit garanti."
+    "contribution brute. Des contributions égales à 10⁻⁹ près vont à l'ancêtre le plus ancien. f_a est d'ordinaire inférieur à f_e, sans que ce soit garanti : " +
+    "quand un ancêtre choisi réunit une part de deux fondateurs que l'on choisit ensuite pour le reste de leurs gènes, la part de chacun est coupée en " +
+    "deux et f_a peut dépasser f_e (un étalon issu de deux fondateurs, 8 produits, chacun de ses parents 3 autres produits, tous d'accouplements avec " +
+    "des fondateurs : f_e = 7, f_a = 49/6 ≈ 8,17, par la procédure même de Boichard et al.)."
   ],
   [
     "Intervalle de génération",
