@@ -107,9 +107,11 @@ export class GenetiqueApi extends HttpApiGroup.make("genetique")
       }), { after: "repartition" }))
       .annotateMerge(bytesEstimate((_, data) => ROW_BYTES.statsGenetique + ROW_BYTES.anneeGenetique * dictionarySize(data.annee.values)))
       .annotateMerge(documented(genetiqueQuery))
-      // A (race, years) pair's first use runs the year figures and f_e/f_a (0.2–0.8 s at full scale), then is kept
-      // (2 ms): priced at the kept figure, as the first use of any route is not what its calls cost.
-      .annotateMerge(executionCost(2))
+      // Priced at a new (race, years) pair's first use, which any caller can cause by changing the years: a
+      // selection and a scan of its rows, 8–38 ms of CPU for a breed at full scale (Trotteur Francais, the largest,
+      // all years: 38 ms), then kept (0.1 ms). Not priced: a breed's f_e/f_a, once per breed and thread (0.2–0.5 s);
+      // the whole extract's new pairs (13–200 ms), above what one unit-priced request may cost (the burst, 100 ms).
+      .annotateMerge(executionCost(40))
       .annotateMerge(OpenApi.annotations({
       summary: "Consanguinité et diversité d'une race",
       description:
