@@ -250,12 +250,14 @@ const addDanglingParents = (rng: Rng, count: number, links: number, graph: Graph
     const wantedSex = side === "pere" ? 1 : 0
     let ghost = -1
     if (ghosts.length > 0 && rng.chance(0.45)) {
-      // A shared parent must fit the side's sex and a breeding age: one of those, if any.
-      const fitting = ghosts.filter((candidate) => {
+      // A few tries: a shared parent must fit the child's breed, the side's sex and a breeding age.
+      for (let t = 0; t < 4 && ghost < 0; t++) {
+        const candidate = ghosts[rng.below(ghosts.length)]
         const age = year[child] - year[candidate]
-        return sex[candidate] === wantedSex && age >= 3 && age <= 20
-      })
-      if (fitting.length > 0) ghost = fitting[rng.below(fitting.length)]
+        if (sex[candidate] === wantedSex && age >= 3 && age <= 20 && breed[candidate] === breed[previous]) {
+          ghost = candidate
+        }
+      }
     }
     if (ghost < 0) {
       ghost = size++
