@@ -68,7 +68,7 @@ layer(testServer(fromRecords(FAMILY)))("openapi", (it) => {
         "/v1/stats/repartition": 8,
         "/v1/equides/{id}/descendance/statistiques": 2,
         "/v1/equides/{id}/genetique": 1,
-        "/v1/stats/genetique": 4,
+        "/v1/stats/genetique": 80,
         "/v1/stats/reproducteurs": 2
       })
     }))

@@ -69,8 +69,8 @@ export const EXPLORER_EXECUTION_MS: Readonly<Record<string, number>> = {
   [EXPLORER_PROGENY]: 0.5,
   // As /v1/stats/reproducteurs once its code's columns are built (p99 6 ms at full scale, docs/performance.md).
   [EXPLORER_SIRES]: 2,
-  // As /v1/stats/genetique once a (race, years) pair's figures are kept (2 ms; its first use 0.2–0.8 s).
-  [EXPLORER_GENETICS]: 2,
+  // As /v1/stats/genetique: a new (race, years) pair's first use (40 ms at full scale, see its definition).
+  [EXPLORER_GENETICS]: 40,
   // As /v1/accouplements/etalons (one indirect pass and the candidates read once, docs/decisions.md).
   [EXPLORER_MATINGS]: 20,
   // As /v1/accouplements (0.5 ms) and the mare's row of A for the F over all generations (1–40 ms at full scale, docs/decisions.md).

@@ -141,7 +141,7 @@ describe("unitsOf", () => {
       "/explorer/equides/:id": 0.5,
       "/explorer/equides/:id/descendance": 0.5,
       "/explorer/equides/:id/pedigree": 0.5,
-      "/explorer/genetique": 2,
+      "/explorer/genetique": 40,
       "/explorer/reproducteurs": 2,
       "/explorer/stats": 4,
       "/v1/accouplements": 0.5,
@@ -151,7 +151,7 @@ describe("unitsOf", () => {
       "/v1/equides/:id/descendance/statistiques": 1,
       "/v1/equides/:id/genetique": 0.5,
       "/v1/search": 1,
-      "/v1/stats/genetique": 2,
+      "/v1/stats/genetique": 40,
       "/v1/stats/repartition": 4,
       "/v1/stats/reproducteurs": 1
     })

@@ -66,7 +66,10 @@ export const DEFINITIONS_GENETIQUE: ReadonlyArray<readonly [string, string]> = [
     "(Boichard, Maignel et Verrier 1997) Les ancêtres sont les animaux dont descend un membre de la population de référence (un membre compte quand il est " +
     "parent d'un autre) ; on choisit un à un l'ancêtre de plus grande contribution marginale (sa contribution non encore expliquée par les ancêtres choisis " +
     "avant), au plus 1 000 ou jusqu'à ce que la part non expliquée passe sous 0,1 % ; f_a = 1 / Σ p_k². Le premier choisi est l'ancêtre de plus grande " +
-    "contribution brute. Des contributions égales à 10⁻⁹ près vont à l'ancêtre le plus ancien. f_a est d'ordinaire inférieur à f_e, sans que ce soit garanti."
+    "contribution brute. Des contributions égales à 10⁻⁹ près vont à l'ancêtre le plus ancien. f_a est d'ordinaire inférieur à f_e, sans que ce soit garanti : " +
+    "quand un ancêtre choisi réunit une part de deux fondateurs que l'on choisit ensuite pour le reste de leurs gènes, la part de chacun est coupée en " +
+    "deux et f_a peut dépasser f_e (un étalon issu de deux fondateurs, 8 produits, chacun de ses parents 3 autres produits, tous d'accouplements avec " +
+    "des fondateurs : f_e = 7, f_a = 49/6 ≈ 8,17, par la procédure même de Boichard et al.)."
   ],
   [
     "Intervalle de génération",
@@ -115,9 +118,11 @@ export class GenetiqueApi extends HttpApiGroup.make("genetique")
       }), { after: "repartition" }))
       .annotateMerge(bytesEstimate((_, data) => ROW_BYTES.statsGenetique + ROW_BYTES.anneeGenetique * dictionarySize(data.annee.values)))
       .annotateMerge(documented(genetiqueQuery))
-      // A (race, years) pair's first use runs the year figures and f_e/f_a (0.2–0.8 s at full scale), then is kept
-      // (2 ms): priced at the kept figure, as the first use of any route is not what its calls cost.
-      .annotateMerge(executionCost(2))
+      // Priced at a new (race, years) pair's first use, which any caller can cause by changing the years: a
+      // selection and a scan of its rows, 8–38 ms of CPU for a breed at full scale (Trotteur Francais, the largest,
+      // all years: 38 ms), then kept (0.1 ms). Not priced: a breed's f_e/f_a, once per breed and thread (0.2–0.5 s);
+      // the whole extract's new pairs (13–200 ms), above what one unit-priced request may cost (the burst, 100 ms).
+      .annotateMerge(executionCost(40))
       .annotateMerge(OpenApi.annotations({
       summary: "Consanguinité et diversité d'une race",
       description:

@@ -10,10 +10,10 @@
  * of s), a scaling by D, and one sweep down (T·…) through the ancestors of its mates; the F of each
  * foal of s out of a dam d is then a(s, d)/2. The whole column serves every foal of s at once.
  *
- * A batch needs the F of every strict ancestor of s and of the dams (they make D). Nodes are numbered
- * by generation (pedigreeGraph.ts) and visited in order, so when the first node i not yet computed is
- * reached, every node before i is: the batch of i's sire takes every foal of s not yet computed
- * whose dam comes before i, which includes all of s's foals of i's generation.
+ * The column needs the F of s's ancestors alone (they make D on its way up; the way down, T·x, reads
+ * no F). Nodes are numbered by generation (pedigreeGraph.ts) and visited in order, so when the first
+ * foal i of s is reached, s and its ancestors are computed: one batch takes every foal of s, whatever
+ * its dam, and s's ancestors are swept once.
  */
 import type { PedigreeGraph } from "./pedigreeGraph.ts"
 
@@ -90,15 +90,12 @@ export const inbreedingCoefficients = (graph: PedigreeGraph): Float64Array => {
   const foals = new Int32Array(foalStart[n])
   const fill = foalStart.slice(0, n)
   for (let v = 0; v < n; v++) if (sire[v] >= 0 && dam[v] >= 0) foals[fill[sire[v]]++] = v
-  // First foal of each sire not yet computed.
-  const cursor = foalStart.slice(0, n)
 
   const up = new Float64Array(n) // Tᵀ·e_s, then D·Tᵀ·e_s
   const down = new Float64Array(n) // T·D·Tᵀ·e_s on the mates' ancestors
   const marks = new Int32Array(n).fill(-1)
   const sireSide = new Int32Array(n)
   const mateSide = new Int32Array(n)
-  const batch = new Int32Array(n)
   const mates = new Int32Array(n)
   const one = new Int32Array(1)
   const scratch = new Int32Array(n)
@@ -113,16 +110,11 @@ export const inbreedingCoefficients = (graph: PedigreeGraph): Float64Array => {
     const s = sire[i]
     if (s < 0 || dam[i] < 0) continue // an unknown parent: F = 0
 
-    // The batch: foals of s not yet computed whose dam precedes i.
-    let size = 0
-    let mateCount = 0
+    // The batch: every foal of s (i is the first of them).
+    const start = foalStart[s]
     const end = foalStart[s + 1]
-    for (let k = cursor[s]; k < end; k++) {
-      const foal = foals[k]
-      if (foal !== i && (done[foal] === 1 || dam[foal] >= i)) continue
-      batch[size++] = foal
-      mates[mateCount++] = dam[foal]
-    }
+    let mateCount = 0
+    for (let k = start; k < end; k++) mates[mateCount++] = dam[foals[k]]
 
     // Up: each ancestor's share of s, youngest first, then scaled by D.
     one[0] = s
@@ -143,12 +135,11 @@ export const inbreedingCoefficients = (graph: PedigreeGraph): Float64Array => {
       const pd = dam[v]
       down[v] = up[v] + 0.5 * ((ps >= 0 ? down[ps] : 0) + (pd >= 0 ? down[pd] : 0))
     }
-    for (let k = 0; k < size; k++) {
-      const foal = batch[k]
+    for (let k = start; k < end; k++) {
+      const foal = foals[k]
       inbreeding[foal] = 0.5 * down[dam[foal]]
       done[foal] = 1
     }
-    while (cursor[s] < end && done[foals[cursor[s]]] === 1) cursor[s]++
     for (let k = 0; k < sireCount; k++) up[sireSide[k]] = 0
     for (let k = 0; k < mateCountAll; k++) down[mateSide[k]] = 0
   }

@@ -159,6 +159,34 @@ describe("population figures, random pedigrees", () => {
     )
   })
 
+  it("f_a exceeds f_e by Boichard's own procedure on a plain pedigree, by hand: 49/6 against 7", () => {
+    // Stallion A = F1 × F4 sires 8 foals; F1 sires 3 others, F4 foals 3 others; every mate is a founder.
+    // Founders: F1 and F4 hold 1/4 each, the 14 mates 1/28 each: f_e = 1 / (2/16 + 14/784) = 7.
+    // Ancestors: A first (8 · 1/2 / 14 = 2/7 > F1's 1/4), then F1 and F4 with what does not pass through A
+    // (3/28 each), then the mates: f_a = 1 / (4/49 + 2 · 9/784 + 14/784) = 49/6. A merges half of F1 with
+    // half of F4, and the choice splits each founder's share in two: Σ p² falls below Σ q².
+    const parents: Array<readonly [number, number]> = [[-1, -1], [-1, -1], [0, 1]]
+    const reference: Array<number> = []
+    const foal = (sire: number, dam: number) => {
+      parents.push([sire, dam])
+      reference.push(parents.length - 1)
+    }
+    const founder = () => parents.push([-1, -1]) - 1
+    for (let k = 0; k < 8; k++) foal(2, founder())
+    for (let k = 0; k < 3; k++) foal(0, founder())
+    for (let k = 0; k < 3; k++) foal(founder(), 1)
+    const graph = graphOf(parents)
+    expect(founderContributions(graph, reference)).toEqual({ effective: expect.closeTo(7, 12), founders: 16 })
+    const ancestors = ancestorContributions(graph, reference)
+    expect(ancestors.effective).toBeCloseTo(49 / 6, 12)
+    expect(ancestors.chosen.slice(0, 3).map(({ contribution, node }) => [node, contribution])).toEqual([
+      [2, expect.closeTo(2 / 7, 12)],
+      [0, expect.closeTo(3 / 28, 12)],
+      [1, expect.closeTo(3 / 28, 12)]
+    ])
+    expect(ancestors.explained).toBeCloseTo(1, 12)
+  })
+
   it("f_a may exceed f_e: a founder reaching the reference through several chosen ancestors splits its share", () => {
     // Found by fast-check (birth order; -1 unknown); reference: every animal with both parents known.
     const sire = [-1, 0, 0, -1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -1, 12, 13, 14, -1, 16, -1, 18, -1, 20, -1, 22, -1, 24, -1, 26, -1]

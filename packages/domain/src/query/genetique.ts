@@ -57,7 +57,12 @@ interface ThreadState {
 
 const states = new WeakMap<DatasetData, ThreadState>()
 
-const allRowsOf = (data: DatasetData): Uint32Array => Uint32Array.from({ length: data.size }, (_, row) => row)
+/** Every row, ascending (a plain loop: \`Uint32Array.from\` with a mapping function took 120 ms at 4.45 M rows). */
+const allRowsOf = (data: DatasetData): Uint32Array => {
+  const rows = new Uint32Array(data.size)
+  for (let row = 0; row < rows.length; row++) rows[row] = row
+  return rows
+}
 
 const stateOf = (data: DatasetData): ThreadState => {
   let state = states.get(data)

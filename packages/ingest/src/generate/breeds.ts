@@ -23,9 +23,10 @@ interface BreedSpec {
   /** Chance, before calibration, that a record of this breed has a recorded parent. */
   readonly parentage: number
   /**
-   * Share of foals (with a known dam) whose sire is one of the dam's relatives in the extraction
-   * year (kinship.ts): a closed stud book with a few dominant lines (Arabe, the trotters, the
-   * draught breeds) breeds closer than the open sport-horse books.
+   * How closely the breed breeds, in [0, 1]: it grades the share of foals (with a known dam) whose
+   * sire is one of the dam's relatives (`kinMatingShare` in kinship.ts): a closed stud book with a
+   * few dominant lines (Arabe, the trotters, the draught breeds) breeds closer than the open
+   * sport-horse books.
    */
   readonly kinship: number
   /** Breeds a sire (dam) is taken from, with their relative affinity. */

@@ -26,7 +26,7 @@ describe("matings between relatives", () => {
     expect(found).toBeGreaterThan(100)
   })
 
-  it("leave about half the horses with a known pedigree inbred at 8 generations, a few per cent above 0.125", () => {
+  it("leave most horses with a known pedigree inbred at 8 generations, a few per cent above 0.125", () => {
     const { count, dam, sire } = generatePopulation({ seed: 1, count: 20_000 })
     // What the Dataset will hold: parents never written (dangling) have no record.
     const known = (parent: number) => (parent < count ? parent : -1)
@@ -41,10 +41,12 @@ describe("matings between relatives", () => {
       if (f > 0) inbred++
       if (f > 0.125) high++
     }
-    expect(inbred / withPedigree).toBeGreaterThan(0.35)
-    expect(inbred / withPedigree).toBeLessThan(0.65)
+    // The registry: 47 % of all horses inbred, nearly two thirds of those with a parent on file.
+    expect(inbred / withPedigree).toBeGreaterThan(0.5)
+    expect(inbred / withPedigree).toBeLessThan(0.8)
+    // 3.6 % at full scale; a small extract's breeds have dozens of stallions, so drift makes it more.
     expect(high / withPedigree).toBeGreaterThan(0.01)
-    expect(high / withPedigree).toBeLessThan(0.15)
+    expect(high / withPedigree).toBeLessThan(0.3)
   })
 })
 

@@ -10,23 +10,41 @@
 import { EXTRACTION_YEAR, FIRST_YEAR } from "./calendar.ts"
 import type { Rng } from "./prng.ts"
 
-/** Share of the breed's `kinship` already reached by the first foals of the extract. */
-const KINSHIP_AT_FIRST_YEAR = 0.4
+/** Share of the extraction year's kin matings already reached by the first foals of the extract. */
+const KINSHIP_AT_FIRST_YEAR = 0.85
+/**
+ * Kin matings in the extraction year: nearly every foal of a pedigreed dam, since the registry has
+ * 53 % of its horses with F = 0 (47 % inbred, two thirds of the horses with both parents known),
+ * graded by the breed's `kinship` so that the closed stud books stay the more inbred.
+ */
+const KIN_FLOOR = 0.83
+const KIN_SPREAD = 0.17
 
 /**
  * Share of a breed's foals (with a known dam) born in `year` whose sire is chosen among the dam's
- * relatives: it grows over the years towards the breed's `kinship`, as the dominant lines take a
- * larger share of the studs, so that the breed's inbreeding rises slowly, as in the real registry.
+ * relatives: it grows over the years, as the dominant lines take a larger share of the studs, so
+ * that the breed's inbreeding rises slowly, as in the real registry.
  */
 export const kinMatingShare = (kinship: number, year: number): number =>
-  kinship * (KINSHIP_AT_FIRST_YEAR + (1 - KINSHIP_AT_FIRST_YEAR) * (year - FIRST_YEAR) / (EXTRACTION_YEAR - FIRST_YEAR))
+  (KIN_FLOOR + KIN_SPREAD * kinship) *
+  (KINSHIP_AT_FIRST_YEAR + (1 - KINSHIP_AT_FIRST_YEAR) * (year - FIRST_YEAR) / (EXTRACTION_YEAR - FIRST_YEAR))
 
-/** How the relative is chosen: cumulative shares of the close plans (the rest is line breeding). */
-const HALF_BROTHER = 0.03
-const GRANDSIRE = 0.06
+/**
+ * How the relative is chosen: cumulative shares of the close plans (F = 1/8 each; with the line
+ * breeding's accumulated loops they make the registry's 2.5 % with F ≥ 12.5 %). The rest is line breeding.
+ */
+const HALF_BROTHER = 0.008
+const GRANDSIRE = 0.02
+
+/**
+ * Line breeding's sire is this many generations (or more) below the common ancestor in the first
+ * half of the tries, one fewer in the second: distant loops keep each mating's F small (1/32 at
+ * most, far less where the pedigree is deep), the shorter ones find a relative where it is shallow.
+ */
+const DOWN_MIN = 3
 
 /** Tries to find a relative of the right age before falling back to an ordinary sire. */
-const TRIES = 10
+const TRIES = 20
 
 export class StudBook {
   private readonly sons = new Map<number, Array<number>>()
@@ -69,15 +87,17 @@ export class StudBook {
       const grandsire = this.sireOf(rng.chance(0.6) ? damSire : this.dam[dam])
       if (grandsire >= 0 && fits(grandsire)) return grandsire
     }
-    // Otherwise line breeding, tried a few times: a descendant (1 to 3 generations down, through stallion
-    // sons) of a sire 3 to 6 generations up her pedigree (as far as it is known), neither her sire nor one of his sons.
+    // Otherwise line breeding, tried a few times: a descendant (2 to 5 generations down, through stallion
+    // sons) of her sire or maternal grandsire or a sire up to 5 generations above them (as far as the
+    // pedigree is known), neither her sire nor one of his sons.
     const distant = (candidate: number): boolean => candidate !== damSire && this.sire[candidate] !== damSire && fits(candidate)
     for (let t = 0; t < TRIES; t++) {
-      let anchor = this.sireOf(rng.chance(0.6) ? damSire : this.dam[dam])
-      for (let up = 1 + rng.below(4); up > 0 && this.sireOf(anchor) >= 0; up--) anchor = this.sire[anchor]
+      let anchor = rng.chance(0.6) ? damSire : this.sireOf(this.dam[dam])
+      for (let up = 2 + rng.below(4); up > 0 && this.sireOf(anchor) >= 0; up--) anchor = this.sire[anchor]
       if (anchor < 0) continue
       let candidate = anchor
-      for (let down = 1 + rng.below(3); down > 1 && candidate >= 0; down--) candidate = this.sonOf(candidate, (son) => son !== damSire, rng)
+      const depth = (t < TRIES / 2 ? DOWN_MIN : DOWN_MIN - 1) + rng.below(3)
+      for (let down = depth; down > 1 && candidate >= 0; down--) candidate = this.sonOf(candidate, (son) => son !== damSire, rng)
       if (candidate < 0) continue
       const sire = this.sonOf(candidate, distant, rng)
       if (sire >= 0) return sire

@@ -74,6 +74,11 @@ const STUD_TAIL = 1.7
 const studCap = (count: number): number => Math.min(110, Math.max(10, count / 1500))
 const NON_STUD_WEIGHT = 0.002
 const BROODMARE_SHARE = 0.45
+/**
+ * Popularity kept by a stallion or broodmare without recorded parents: stud books breed from
+ * pedigreed stock, so most foals' parents have known ancestry, which inbreeding needs.
+ */
+const UNPEDIGREED_WEIGHT = 0.02
 const NON_BROODMARE_WEIGHT = 0.01
 
 const PARENT_SCALE = calibrate(0.728, (breed, year) => BREEDS[breed].parentage * parentageRamp(year))
@@ -115,17 +120,22 @@ export const buildPopulation = (seed: number, count: number): Population => {
   // 143 of the 4.45 million real records: a Bernoulli draw would leave most samples without any.
   for (const i of distinctIndices(rng, count, scaled(count, 143, [[1000, 1]]), () => true)) sex[i] = UNDETERMINED
 
+  // Whether a record has recorded parents is drawn first, since breeders favour pedigreed stock.
+  const pedigreed = new Uint8Array(count)
+  for (let i = 0; i < count; i++) pedigreed[i] = rng.chance(PARENT_SCALE * BREEDS[breed[i]].parentage * parentageRamp(year[i])) ? 1 : 0
+
   const cap = studCap(count)
   for (let i = 0; i < count; i++) {
+    const standing = pedigreed[i] === 1 ? 1 : UNPEDIGREED_WEIGHT
     if (sex[i] === MALE) {
       if (rng.chance(STUD_SHARE)) {
         flags[i] |= STALLION
-        weight[i] = Math.min(cap, Math.pow(1 - rng.float(), -1 / STUD_TAIL))
+        weight[i] = standing * Math.min(cap, Math.pow(1 - rng.float(), -1 / STUD_TAIL))
       } else weight[i] = NON_STUD_WEIGHT
     } else if (sex[i] === FEMALE) {
       if (rng.chance(BROODMARE_SHARE)) {
         flags[i] |= BROODMARE
-        weight[i] = 0.5 + rng.float()
+        weight[i] = standing * (0.5 + rng.float())
       } else weight[i] = NON_BROODMARE_WEIGHT
     }
   }
@@ -171,7 +181,7 @@ export const buildPopulation = (seed: number, count: number): Population => {
   const studBook = new StudBook(sire, dam, year)
   for (let i = 0; i < count; i++) {
     const b = BREEDS[breed[i]]
-    if (!rng.chance(PARENT_SCALE * b.parentage * parentageRamp(year[i]))) continue
+    if (pedigreed[i] === 0) continue
     const shape = rng.float()
     if (shape >= 0.06) dam[i] = drawParent(dams, b.dams, year[i], DAM_AGES)
     if (shape < 0.94) {

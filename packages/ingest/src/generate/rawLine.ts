@@ -114,7 +114,8 @@ export class LineBuilder {
     if (slugRoll < 0.004) line.slug = undeducibleSlug(rng, nom)
     else if (slugRoll < 0.006) absentText("slug")
     else line.slug = slugify(nom)
-    if (rng.chance(0.0003)) absentText("nom")
+    // A parent's links name it, so its own line keeps the name too.
+    if (rng.chance(0.0003) && (flags[index] & HAS_PRODUCTS) === 0) absentText("nom")
     else line.nom = nom
 
     const raceRoll = rng.float()
