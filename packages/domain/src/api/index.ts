@@ -42,7 +42,6 @@ export {
   type EtalonsQuery,
   type Execution,
   type ExportQuery,
-  exportRowsAnswer,
   isBounded,
   listAnswer,
   type ListQuery,
@@ -52,7 +51,6 @@ export {
   type RepartitionQuery,
   reproducteursAnswer,
   type ReproducteursQuery,
-  rowsOfBytes,
   type SearchQuery,
   suggestAnswer
 } from "./answers.ts"

@@ -11,10 +11,16 @@ import {
   EXPORT_CSV_TYPE,
   type EXPORT_FORMATS,
   EXPORT_NDJSON_TYPE,
+  type FilterInput,
+  type QueryResult,
+  resolveFilters,
+  type RowBlocks,
+  selectionBlocks,
   writeEquideCsv,
   writeEquideJson,
   type Writer
 } from "@equides/domain"
+import { Result } from "effect"
 import type { Own } from "../own.ts"
 
 export type ExportFormat = typeof EXPORT_FORMATS[number]
@@ -48,35 +54,50 @@ const ndjsonLine = (w: Writer, data: DatasetData, row: number): void => {
 }
 
 /**
- * The rows of a selection to export, in file order: `rows` ascending, or every row of `data` when
- * `rows` is undefined (no filter).
+ * The rows of a selection to export, in file order, read a block at a time (`selectionBlocks`:
+ * the first records are written before the whole selection is known), and where the export is in
+ * them.
  */
 export interface ExportRows {
-  readonly count: number
-  readonly at: (i: number) => number
+  readonly blocks: RowBlocks
+  block: Uint32Array
+  /** The next row's index in `block`. */
+  at: number
+  /** Every row was written. */
+  done: boolean
 }
 
-export const exportRows = (data: DatasetData, rows: Uint32Array | undefined): ExportRows =>
-  rows === undefined ? { count: data.size, at: (i) => i } : { count: rows.length, at: (i) => rows[i] }
+/** The rows `query`'s filters select, or why they are refused (a 400 before any byte). */
+export const exportRows = (data: DatasetData, query: FilterInput): QueryResult<ExportRows> =>
+  Result.map(resolveFilters(data, query), (filters) => ({ blocks: selectionBlocks(data, filters), block: new Uint32Array(0), at: 0, done: false }))
 
 /**
- * Records `from`, `from + 1`… of `rows` written in `format` until about `chunkBytes` (at least one
- * record, unless none is left): the chunk's bytes and the index of the next record.
+ * The next records of `rows` written in `format` until about `chunkBytes` (the rows' position moved
+ * past them). One block of the selection is read per chunk at most, so that a chunk's work stays
+ * bounded where few rows pass: such a chunk may hold no record (`rows.done` tells the end).
  */
-export const exportChunk = (
-  data: DatasetData,
-  rows: ExportRows,
-  from: number,
-  format: ExportFormat,
-  chunkBytes: number
-): { readonly bytes: Uint8Array; readonly next: number } => {
-  let next = from
+export const exportChunk = (data: DatasetData, rows: ExportRows, format: ExportFormat, chunkBytes: number): Uint8Array => {
   // Written as bytes into the thread's reusable buffer, then copied out once (the chunk is sent
   // while the buffer writes the next).
   const w = emptyWriter()
   const write = format === "ndjson" ? ndjsonLine : writeEquideCsv
-  while (next < rows.count && w.length < chunkBytes) write(w, data, rows.at(next++))
-  return { bytes: w.take(), next }
+  let read = false
+  while (w.length < chunkBytes) {
+    if (rows.at < rows.block.length) {
+      write(w, data, rows.block[rows.at++])
+      continue
+    }
+    if (read) break
+    read = true
+    const block = rows.blocks.next()
+    if (block === undefined) {
+      rows.done = true
+      break
+    }
+    rows.block = block
+    rows.at = 0
+  }
+  return w.take()
 }
 
 /** `equides-<the dataset fingerprint's first 12 hex digits>.<extension>`: one name per dataset and format. */

@@ -3,14 +3,15 @@
  * `/v1/export/equides.parquet` streamed from the Node server's `request` event, outside the
  * concurrency gate (an export runs for seconds or minutes) but within their own limit,
  * `EXPORT_CONCURRENCY` (beyond it: a 503 with `Retry-After`). A selection's query is decoded with
- * the API's own parameters and its rows computed as an `Execution` on a query worker; the
+ * the API's own parameters, its filters resolved here and its rows selected a block at a time as
+ * the body is written (`selectionBlocks`); the
  * Parquet file is written once per dataset on a query worker, then read from disk (`Range`
  * honoured). Either body is charged to the quota as it goes (`Pacer`) and follows the socket's
  * back-pressure (`streamExport`). What the lane refuses (a parameter, a value) goes on to the
  * pipeline, whose handler answers the 400 before any byte, as for every route.
  */
-import { type DatasetData, type ExportQuery, exportQuery, FILTER_PARAMETERS, NoQuery, ServiceSurcharge } from "@equides/domain"
-import { Schema } from "effect"
+import { type DatasetData, exportQuery, NoQuery, ServiceSurcharge } from "@equides/domain"
+import { Result, Schema } from "effect"
 import { createReadStream } from "node:fs"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { ownOf, renderProblem } from "../admission/answer.ts"
@@ -21,7 +22,7 @@ import { orRefused } from "../execution/directLane.ts"
 import type { DefectReport } from "../node/defects.ts"
 import { internalError } from "../problems.ts"
 import type { Registry } from "../telemetry.ts"
-import { exportHead, type ExportRows } from "./exportBody.ts"
+import { exportHead, exportRows } from "./exportBody.ts"
 import { exportBody, paced, streamExport } from "./exportStream.ts"
 import { Pacer, type PacingClock, realClock } from "./pacing.ts"
 import { parquetHead, type ParquetFile } from "./parquetFile.ts"
@@ -46,9 +47,6 @@ const busy = renderProblem(
   { "retry-after": String(EXPORT_RETRY_AFTER_SECONDS) }
 )
 
-/** The rows of a decoded query's selection (`undefined`: the query is refused, the pipeline says why). */
-export type RowsOf = (query: ExportQuery) => Promise<ExportRows | undefined>
-
 /** The Parquet file of the served dataset, written first when it is not on disk yet. */
 export type ParquetOf = () => Promise<ParquetFile>
 
@@ -70,7 +68,6 @@ export const makeExportLane = (
   gatekeeper: Gatekeeper,
   data: DatasetData,
   registry: Registry,
-  rowsOf: RowsOf,
   parquetOf: ParquetOf,
   concurrency: number,
   rate: number,
@@ -94,14 +91,16 @@ export const makeExportLane = (
     const query = decodeSelection(exchange.url)
     if (query === undefined) return undefined
     const format = query.format ?? "ndjson"
-    return () =>
-      rowsOf(query).then((rows) =>
-        rows === undefined ? undefined : {
-          own: exportHead(data, format, exchange.wildcard),
-          coding: exchange.negotiated.coding,
-          body: (pacer, signal) => exportBody(data, rows, format, pacer, signal)
-        }
-      )
+    // The filters resolved here, the rows selected a block at a time as the body is written:
+    // the first byte waits for no selection (nor for a query worker's turn).
+    return () => {
+      const rows = exportRows(data, query)
+      return Promise.resolve(Result.isFailure(rows) ? undefined : {
+        own: exportHead(data, format, exchange.wildcard),
+        coding: exchange.negotiated.coding,
+        body: (pacer: Pacer, signal: AbortSignal) => exportBody(data, rows.success, format, pacer, signal)
+      })
+    }
   }
 
   const lane = (exchange: Exchange, request: IncomingMessage, response: ServerResponse, handOn: () => void): void => {
@@ -164,6 +163,3 @@ export const makeExportLane = (
   }
   return Object.assign(lane, { running: () => running })
 }
-
-/** A query without any filter: every row, in file order, with nothing to compute. */
-export const isUnfilteredExport = (query: ExportQuery): boolean => FILTER_PARAMETERS.every((name) => query[name] === undefined)
