@@ -16,8 +16,8 @@ import { nomOf } from "../query/record.ts"
 import { SEXES } from "../vocabulary.ts"
 import { utf8, type Writer } from "./jsonBytes.ts"
 
-/** How a text's UTF-8 goes into the body: escaped inside a JSON string, or as it is (a CSV cell, quoted afterwards). */
-type TextMode = "json" | "raw"
+/** How a text's UTF-8 goes into the body: escaped inside a JSON string, or as it is (a CSV cell quoted afterwards, a Parquet value). */
+export type TextMode = "json" | "raw"
 
 const put = (w: Writer, mode: TextMode, source: Uint8Array, start: number, end: number): void =>
   mode === "json" ? w.jsonContent(source, start, end) : w.raw(source, start, end)
@@ -34,7 +34,7 @@ const SEXE_TEXT = SEXES.map((sexe) => utf8.encode(sexe))
  * The slug as served (`slugOf`), without quotes. A deduced slug is `slugify`'s (ASCII letters,
  * digits and dashes), written from the name's bytes when the table knows its characters.
  */
-const writeSlug = (w: Writer, data: DatasetData, row: number, mode: TextMode): void => {
+export const writeSlug = (w: Writer, data: DatasetData, row: number, mode: TextMode): void => {
   if (data.slugDeduced[row] !== 1) return put(w, mode, data.slug.bytes, data.slug.offsets[row], data.slug.offsets[row + 1])
   const start = data.nom.offsets[row]
   const end = data.nom.offsets[row + 1]
@@ -45,7 +45,7 @@ const writeSlug = (w: Writer, data: DatasetData, row: number, mode: TextMode): v
 }
 
 /** `urlFiche(slug, id)`, without quotes. */
-const writeUrl = (w: Writer, data: DatasetData, row: number, mode: TextMode): void => {
+export const writeUrl = (w: Writer, data: DatasetData, row: number, mode: TextMode): void => {
   w.bytes(URL_HEAD)
   writeSlug(w, data, row, mode)
   w.ascii("-")
@@ -54,7 +54,7 @@ const writeUrl = (w: Writer, data: DatasetData, row: number, mode: TextMode): vo
 }
 
 /** The link's name as `linkReference` reads it (present when its code is not 0). */
-const writeLinkNom = (w: Writer, data: DatasetData, column: LinkColumn, row: number, mode: TextMode): void => {
+export const writeLinkNom = (w: Writer, data: DatasetData, column: LinkColumn, row: number, mode: TextMode): void => {
   const name = column.name[row]
   if (name === LINK_NAME_OF_ROW) {
     const parent = column.row[row]
@@ -80,7 +80,7 @@ const partOf = (column: LinkColumn, row: number): number => {
 }
 
 /** Whether the record has a `filiation_texte` (`equide`: a stored text not empty, or a spelled one that can be spelled). */
-const hasFiliation = (data: DatasetData, row: number): boolean => {
+export const hasFiliation = (data: DatasetData, row: number): boolean => {
   if (data.filiationSpelled[row] !== 1) return data.filiation.offsets[row + 1] > data.filiation.offsets[row]
   const { pere, mere, pere_de_mere } = data.links
   if (partOf(pere, row) === UNSPELLABLE) return false
@@ -96,7 +96,7 @@ const writePart = (w: Writer, data: DatasetData, column: LinkColumn, row: number
 }
 
 /** The record's `filiation_texte` (`hasFiliation` true), without quotes: stored, or spelled as `spellFiliation` does. */
-const writeFiliation = (w: Writer, data: DatasetData, row: number, mode: TextMode): void => {
+export const writeFiliation = (w: Writer, data: DatasetData, row: number, mode: TextMode): void => {
   if (data.filiationSpelled[row] !== 1) return put(w, mode, data.filiation.bytes, data.filiation.offsets[row], data.filiation.offsets[row + 1])
   const { pere, mere, pere_de_mere } = data.links
   w.bytes(PAR)
@@ -111,7 +111,7 @@ const writeFiliation = (w: Writer, data: DatasetData, row: number, mode: TextMod
 }
 
 /** Whether `linkReference` gives a Reference (the link carries a row, a name or a breed). */
-const hasLink = (column: LinkColumn, row: number): boolean => column.row[row] >= 0 || column.name[row] !== 0 || column.race[row] !== 0
+export const hasLink = (column: LinkColumn, row: number): boolean => column.row[row] >= 0 || column.name[row] !== 0 || column.race[row] !== 0
 
 /** The performances' JSON text (`JSON.stringify` writes them as the schema does: its keys in its order, plain values). */
 const performancesText = (data: DatasetData, row: number): string | undefined => {

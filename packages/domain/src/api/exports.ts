@@ -35,7 +35,7 @@ const ExportCsv = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/c
 export const PARQUET_TYPE = "application/vnd.apache.parquet"
 
 const ExportParquet = Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: PARQUET_TYPE })).annotate({
-  description: "L'extraction entière en un fichier Parquet (colonnes typées, compression snappy)"
+  description: "L'extraction entière en un fichier Parquet (colonnes typées, compression zstd)"
 })
 
 export class ExportApi extends HttpApiGroup.make("export")
@@ -59,8 +59,8 @@ export class ExportApi extends HttpApiGroup.make("export")
       summary: "L'extraction entière en Parquet",
       description:
         "Toutes les fiches, dans l'ordre du fichier, en un fichier Parquet par jeu de données (nommé d'après son empreinte) : colonnes de l'export CSV, " +
-        "entiers INT32, booléens, textes UTF-8, absences nulles, performances en chaîne JSON ; compression snappy. Écrit à la première demande " +
-        "(ou au démarrage), puis servi depuis le disque, avec ETag, 304 et Range (206). Le quota est prélevé au fil du corps comme pour les autres exports."
+        "entiers INT32, booléens, textes UTF-8, absences nulles, performances en chaîne JSON ; compression zstd. Écrit au démarrage " +
+        "(ou à la première demande), puis servi depuis le disque, avec ETag, 304 et Range (206). Le quota est prélevé au fil du corps comme pour les autres exports."
     }))
   )
   .middleware(Disponibilite)

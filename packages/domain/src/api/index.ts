@@ -7,8 +7,18 @@ export { Discovery, discoveryKey, type DiscoveryPlace, servedPath } from "./disc
 export { endpointsOf } from "./endpoints.ts"
 export { Example, example, type ExampleRequest, type ExampleSubject, type RouteExample, routeExamples } from "./routeExample.ts"
 export { descendanceQuery, EquidesApi, pedigreeQuery } from "./equides.ts"
-export { writeEquideCsv, writeEquideJson } from "./equideBody.ts"
-export { emptyWriter, type Writer } from "./jsonBytes.ts"
+export {
+  hasFiliation,
+  hasLink,
+  type TextMode,
+  writeEquideCsv,
+  writeEquideJson,
+  writeFiliation,
+  writeLinkNom,
+  writeSlug,
+  writeUrl
+} from "./equideBody.ts"
+export { emptyWriter, Writer } from "./jsonBytes.ts"
 export { EXPORT_CSV_TYPE, EXPORT_FORMATS, EXPORT_NDJSON_TYPE, ExportApi, exportQuery, PARQUET_TYPE } from "./exports.ts"
 export { ExecutionCost, executionCost, executionUnits, QUOTA_RULE, UNIT_CPU_MS } from "./executionCost.ts"
 export { DEFINITIONS_GENETIQUE, GenetiqueApi } from "./genetique.ts"

@@ -15,6 +15,15 @@ import { EXPLORER_EXECUTION_MS, PAGE_ROUTES } from "../pageRoutes.ts"
  */
 export const ROUTER_CONFIG: Partial<FindMyWay.RouterConfig> = { caseSensitive: true }
 
+/** The whole extract as a Parquet file (issue 30): served as stored, already compressed inside. */
+export const PARQUET_ROUTE = "/v1/export/equides.parquet"
+
+/**
+ * Routes whose body is never content-coded: one representation whatever `Accept-Encoding`, so one
+ * ETag (a cache or a resumed download with `If-Range` must not see the same bytes as two).
+ */
+export const UNCODED_ROUTES: ReadonlySet<string> = new Set([PARQUET_ROUTE])
+
 /** The probes: run outside the concurrency gate, they must stay responsive under load. */
 export const PROBES: ReadonlySet<string> = new Set(["/healthz", "/readyz"])
 

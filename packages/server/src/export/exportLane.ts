@@ -18,6 +18,7 @@ import { ownOf, renderProblem } from "../admission/answer.ts"
 import type { Own } from "../own.ts"
 import type { Coding } from "../admission/coding.ts"
 import { type Exchange, type Gatekeeper, handOver } from "../admission/Gatekeeper.ts"
+import { PARQUET_ROUTE } from "../admission/routes.ts"
 import { orRefused } from "../execution/directLane.ts"
 import type { DefectReport } from "../node/defects.ts"
 import { internalError } from "../problems.ts"
@@ -28,7 +29,6 @@ import { Pacer, type PacingClock, realClock } from "./pacing.ts"
 import { parquetHead, type ParquetFile } from "./parquetFile.ts"
 
 export const EXPORT_ROUTE = "/v1/export/equides"
-export const PARQUET_ROUTE = "/v1/export/equides.parquet"
 const EXPORT_ROUTES: ReadonlySet<string> = new Set([EXPORT_ROUTE, PARQUET_ROUTE])
 
 /** Whether the export lane serves requests of `route`. */
