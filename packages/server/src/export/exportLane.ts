@@ -34,6 +34,16 @@ const EXPORT_ROUTES: ReadonlySet<string> = new Set([EXPORT_ROUTE, PARQUET_ROUTE]
 /** Whether the export lane serves requests of `route`. */
 export const isExportRoute = (route: string | undefined): boolean => route !== undefined && EXPORT_ROUTES.has(route)
 
+/** Whether a request target (path and query) is an export's, before any admission. */
+export const isExportTarget = (url: string | undefined): boolean => {
+  if (url === undefined) return false
+  const q = url.indexOf("?")
+  return EXPORT_ROUTES.has(q < 0 ? url : url.slice(0, q))
+}
+
+/** Called once an exchange's answer is sent (or, for a stream, its head): metrics, the debug line. */
+export type Served = (exchange: Exchange, status: number) => void
+
 /** Seconds a caller refused for the export limit is told to wait: an export lasts seconds to minutes. */
 export const EXPORT_RETRY_AFTER_SECONDS = 10
 
@@ -72,8 +82,13 @@ export const makeExportLane = (
   concurrency: number,
   rate: number,
   onDefect: DefectReport,
+  onServed: Served | undefined = undefined,
   clock: PacingClock = realClock
 ): ExportLane & ExportLimits => {
+  const served = (exchange: Exchange, status: number): void => {
+    registry.record(exchange.label, status, (performance.now() - exchange.started) / 1000)
+    onServed?.(exchange, status)
+  }
   const decodeSelection = orRefused(Schema.decodeUnknownExit(Schema.toCodecArrayFromSingle(Schema.Struct(exportQuery.fields))))
   const decodeNone = orRefused(Schema.decodeUnknownExit(NoQuery))
   let running = 0
@@ -115,7 +130,7 @@ export const makeExportLane = (
       registry.recordUnavailable("export_limit")
       response.writeHead(answer.status, answer.headers)
       response.end(exchange.method === "HEAD" ? undefined : answer.body)
-      registry.record(exchange.label, answer.status, (performance.now() - exchange.started) / 1000)
+      served(exchange, answer.status)
       return
     }
     running++
@@ -143,12 +158,12 @@ export const makeExportLane = (
       response.writeHead(head.status, coding === "identity" || !streams ? head.headers : { ...head.headers, "content-encoding": coding })
       if (exchange.method === "HEAD" || !streams) {
         response.end()
-        registry.record(exchange.label, head.status, (performance.now() - exchange.started) / 1000)
+        served(exchange, head.status)
         return release()
       }
       const pacer = new Pacer(gatekeeper.quota, exchange.caller, rate, clock)
       streamExport(prepared.body(pacer, abort.signal), coding, response).then(
-        () => registry.record(exchange.label, head.status, (performance.now() - exchange.started) / 1000),
+        () => served(exchange, head.status),
         () => undefined
       ).finally(release)
     }, (defect: unknown) => {
@@ -158,7 +173,7 @@ export const makeExportLane = (
       const answer = gatekeeper.shaped(exchange, internal)
       response.writeHead(answer.status, answer.headers)
       response.end(exchange.method === "HEAD" ? undefined : answer.body)
-      registry.record(exchange.label, answer.status, (performance.now() - exchange.started) / 1000)
+      served(exchange, answer.status)
     })
   }
   return Object.assign(lane, { running: () => running })

@@ -1,9 +1,10 @@
 /**
  * Handlers of the `export` group. The front door streams exports itself (`export/exportLane.ts`:
- * its concurrency limit, compression, back-pressure); a request it leaves here is one it refused
- * (answered 400 by the API's decoding or the selection's refusal, before any byte) or one no
- * front door saw (debug logging): that one is streamed by the platform, paced the same way,
- * uncompressed (the Parquet file whole, unpaced, without `Range`).
+ * its concurrency limit, compression, back-pressure), under debug logging too; a request it leaves
+ * here is one it refused (answered 400 by the API's decoding or the selection's refusal, before
+ * any byte) or one no front door saw (a server built without one: tests, another platform): that
+ * one is streamed by the platform, paced the same way, uncompressed (the Parquet file whole,
+ * unpaced, without `Range`).
  */
 import { Api, Dataset, PARQUET_TYPE } from "@equides/domain"
 import { Effect, Stream } from "effect"
