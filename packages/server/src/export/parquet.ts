@@ -10,12 +10,13 @@
  * (`api/equideBody.ts`, raw: no escapes) into one buffer, and handed to the writer as views of it:
  * no record object, no string decoded from the dataset then encoded again by the writer. The
  * columns of a few values (breeds, coats, sexes, link breeds) are dictionary-encoded, the others
- * plain, without statistics where a minimum and a maximum tell nothing (ids, URLs).
+ * plain and without statistics (ids, names, slugs, URLs, filiations: a minimum and a maximum over
+ * every row group's spread of them would let a reader skip nothing).
  */
 import {
   type DatasetData,
   type Dictionary,
-  dictionaryValues,
+  dictionaryValue,
   hasFiliation,
   hasLink,
   type LinkColumn,
@@ -72,15 +73,16 @@ class TextColumn {
 }
 
 /**
- * A column of a few values (a dictionary's codes) as one string per code, shared by its rows: the
- * writer dictionary-encodes strings by value, where byte arrays are hashed one by one.
+ * A column of a dictionary's codes as one string per code, shared by its rows: the writer
+ * dictionary-encodes strings by value, where byte arrays are hashed one by one. Only the codes the
+ * rows hold are decoded (a polluted breed column has hundreds of thousands of values).
  */
 const dictionaryColumn = (codes: ArrayLike<number>, values: Dictionary, from: number, n: number, absent: number | undefined) => {
-  const texts = dictionaryValues(values)
+  const texts = new Array<string | undefined>(values.offsets.length - 1)
   const out = new Array<string | null>(n)
   for (let i = 0; i < n; i++) {
     const code = codes[from + i]
-    out[i] = code === absent ? null : texts[code]
+    out[i] = code === absent ? null : (texts[code] ??= dictionaryValue(values, code))
   }
   return out
 }
