@@ -38,7 +38,7 @@ export interface ServerSettings {
   readonly exportConcurrency: number
   /** Where the Parquet extract is written (`EXPORT_DIR`). */
   readonly exportDir: string
-  /** When it is written (`EXPORT_PARQUET`): on its first request, or at start. */
+  /** When it is written (`EXPORT_PARQUET`): at start (the default: no request waits for it), or on its first request. */
   readonly exportParquet: "request" | "start"
   /** Wait + run budget of a request. */
   readonly requestTimeoutMs: number
@@ -64,7 +64,7 @@ export const DEFAULT_SETTINGS: Omit<ServerSettings, "dataFile"> = {
   maxConcurrency: 8,
   exportConcurrency: 2,
   exportDir: tmpdir(),
-  exportParquet: "request",
+  exportParquet: "start",
   requestTimeoutMs: 5000,
   workers: availableParallelism(),
   responseCacheBytes: 64 * 1024 * 1024,

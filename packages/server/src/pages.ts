@@ -141,8 +141,8 @@ jamais coupé. Les en-têtes <code>RateLimit</code> décrivent l'état au dépar
 <pre><code>curl -sOJ --compressed "$API/v1/export/equides?format=csv&amp;race=Selle%20Fran%C3%A7ais&amp;sexe=Femelle&amp;annee_min=2000"</code></pre>
 <p><code>GET /v1/export/equides.parquet</code> donne l'extraction entière en un fichier Parquet (<code>application/vnd.apache.parquet</code>,
 nommé d'après l'empreinte du jeu de données) : les colonnes de l'export CSV, typées (entiers <code>INT32</code>, booléens,
-textes UTF-8, valeurs absentes nulles), <code>performances</code> en colonne JSON, compression snappy. Il est écrit une fois
-par jeu de données (la première demande attend son écriture), puis servi depuis le disque avec ETag, 304 et
+textes UTF-8, valeurs absentes nulles), <code>performances</code> en colonne JSON, compression zstd. Il est écrit une fois
+par jeu de données, au démarrage du service (ou à la première demande, qui attend alors son écriture), puis servi depuis le disque avec ETag, 304 et
 <code>Range</code> (206) : un téléchargement interrompu reprend (<code>curl -C -</code>). Le quota est prélevé de la même façon.</p>
 <pre><code>curl -sOJ "$API/v1/export/equides.parquet"</code></pre>
 <p>Lire les fichiers :</p>

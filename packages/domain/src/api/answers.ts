@@ -18,7 +18,7 @@ import { DEFAULT_REPARTITION_DIMENSION, repartition } from "../query/repartition
 import { statistiquesDescendance } from "../query/progenyStats.ts"
 import { reproducteurs } from "../query/reproducteurs.ts"
 import { select } from "../query/select.ts"
-import { type Selection, selectionRows } from "../query/selection.ts"
+import type { Selection } from "../query/selection.ts"
 import { jsonEncoder } from "./json.ts"
 import { genetiqueBody, type GenetiqueRequest } from "./genetiqueBody.ts"
 import { resumePageBody } from "./resumePageBody.ts"
@@ -68,8 +68,6 @@ export type Execution =
   | { readonly endpoint: "reproducteurs"; readonly query: ReproducteursQuery; readonly url: string }
   /** `mere`: the mare's row, found and checked a `Femelle` by the handler. */
   | { readonly endpoint: "etalons"; readonly mere: number; readonly query: EtalonsQuery; readonly url: string }
-  /** A selection's export: its rows, not its body (the server writes that a chunk at a time, `exportRows`). */
-  | { readonly endpoint: "exportRows"; readonly query: ExportQuery }
 
 const LIST_PATH = "/v1/equides"
 
@@ -155,25 +153,6 @@ export const repartitionAnswer = (data: DatasetData, query: RepartitionQuery): Q
 export const reproducteursAnswer = (data: DatasetData, query: ReproducteursQuery, url: string): QueryResult<Reproducteurs> =>
   reproducteurs(data, { ...query, limite: query.limite ?? DEFAULT_LIMITE, offset: query.offset ?? 0 }, queryPairs(url))
 
-/**
- * The rows of an export's selection, ascending (file order), as the bytes of a `Uint32Array` (an
- * `Execution`'s answer is bytes: read them back with `rowsOfBytes`). Its own copy: a listed
- * selection may be a view of the Dataset's postings.
- */
-export const exportRowsAnswer = (data: DatasetData, query: ExportQuery): QueryResult<Uint8Array> =>
-  Result.map(resolveFilters(data, query), (filters) => {
-    const selection = select(data, filters)
-    const listed = selectionRows(selection)
-    const rows = listed === undefined ? Uint32Array.from({ length: data.size }, (_, row) => row) : listed.slice()
-    return new Uint8Array(rows.buffer, rows.byteOffset, rows.byteLength)
-  })
-
-/** The rows `exportRowsAnswer` wrote (a copy when the bytes are not aligned for a `Uint32Array`). */
-export const rowsOfBytes = (bytes: Uint8Array): Uint32Array =>
-  bytes.byteOffset % 4 === 0
-    ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)
-    : new Uint32Array(bytes.slice().buffer)
-
 const pageJson = jsonEncoder(PageEquides)
 const suggestionsJson = jsonEncoder(Suggestions)
 const repartitionJson = jsonEncoder(Repartition)
@@ -213,7 +192,5 @@ export const answer = (data: DatasetData, execution: Execution): QueryResult<Uin
       return Result.map(reproducteursAnswer(data, execution.query, execution.url), reproducteursJson)
     case "etalons":
       return Result.map(etalonsAnswer(data, execution.mere, execution.query, execution.url), etalonsJson)
-    case "exportRows":
-      return exportRowsAnswer(data, execution.query)
   }
 }

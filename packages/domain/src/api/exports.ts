@@ -3,6 +3,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { discoveryKey } from "./discoveryPlace.ts"
 import { benchExcluded } from "./benchPlan.ts"
+import { Context } from "effect"
 import { notWarmed, onWorkers } from "./workers.ts"
 import { FILTER_PARAMETERS } from "../vocabulary.ts"
 import { filterDefs } from "./filterParams.ts"
@@ -33,11 +34,18 @@ const ExportCsv = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/c
   description: "CSV RFC 4180 (CRLF, en-tête), une ligne par fiche, dans l'ordre du fichier source"
 })
 
+/**
+ * What the server's export lane streams for a route (`rows`: a selection written a block at a time
+ * as the body goes; `parquet`: the whole extract's file, from disk), declared on its definition:
+ * the lane's route table and the routes served without content coding derive from it.
+ */
+export const Exported = Context.Reference<"rows" | "parquet" | undefined>("@equides/domain/Exported", { defaultValue: () => undefined })
+
 /** The media type of Parquet (registered with IANA in 2024). */
 export const PARQUET_TYPE = "application/vnd.apache.parquet"
 
 const ExportParquet = Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: PARQUET_TYPE })).annotate({
-  description: "L'extraction entière en un fichier Parquet (colonnes typées, compression snappy)"
+  description: "L'extraction entière en un fichier Parquet (colonnes typées, compression zstd)"
 })
 
 export class ExportApi extends HttpApiGroup.make("export")
@@ -46,8 +54,7 @@ export class ExportApi extends HttpApiGroup.make("export")
       query: exportQuery.fields,
       success: [ExportNdjson, ExportCsv]
     }).annotateMerge(discoveryKey("export", { parameters: [...FILTER_PARAMETERS, "format"] }))
-      .annotateMerge(onWorkers("exportRows"))
-      .annotateMerge(notWarmed("its selection is the list's, warmed with /v1/equides; a whole selection's rows are no request to make before ready"))
+      .annotateMerge(Context.make(Exported, "rows"))
       .annotateMerge(benchExcluded("a whole selection streamed and paced by the quota (minutes at full scale): EXPORT_CONCURRENCY refuses a load"))
       .annotateMerge(documented(exportQuery)).annotateMerge(OpenApi.annotations({
       summary: "Exporter une sélection entière (NDJSON ou CSV)",
@@ -61,14 +68,15 @@ export class ExportApi extends HttpApiGroup.make("export")
       success: ExportParquet
     }).annotateMerge(discoveryKey("export_parquet"))
       .annotateMerge(onWorkers("parquet"))
+      .annotateMerge(Context.make(Exported, "parquet"))
       .annotateMerge(notWarmed("the whole extract written as a file (minutes of a worker), once per dataset"))
       .annotateMerge(benchExcluded("the whole extract written once as a file (minutes of a worker), then served from disk with Range"))
       .annotateMerge(OpenApi.annotations({
       summary: "L'extraction entière en Parquet",
       description:
         "Toutes les fiches, dans l'ordre du fichier, en un fichier Parquet par jeu de données (nommé d'après son empreinte) : colonnes de l'export CSV, " +
-        "entiers INT32, booléens, textes UTF-8, absences nulles, performances en chaîne JSON ; compression snappy. Écrit à la première demande " +
-        "(ou au démarrage), puis servi depuis le disque, avec ETag, 304 et Range (206). Le quota est prélevé au fil du corps comme pour les autres exports."
+        "entiers INT32, booléens, textes UTF-8, absences nulles, performances en chaîne JSON ; compression zstd. Écrit au démarrage " +
+        "(ou à la première demande), puis servi depuis le disque, avec ETag, 304 et Range (206). Le quota est prélevé au fil du corps comme pour les autres exports."
     }))
   )
   .middleware(Disponibilite)

@@ -8,7 +8,19 @@ export { Discovery, discoveryKey, type DiscoveryPlace, servedPath } from "./disc
 export { endpointsOf } from "./endpoints.ts"
 export { Example, example, type ExampleRequest, type ExampleSubject, type RouteExample, routeExamples, warmUpExecutions } from "./routeExample.ts"
 export { descendanceQuery, EquidesApi, pedigreeQuery } from "./equides.ts"
-export { EXPORT_CSV_TYPE, EXPORT_FORMATS, EXPORT_NDJSON_TYPE, ExportApi, exportQuery, PARQUET_TYPE } from "./exports.ts"
+export {
+  hasFiliation,
+  hasLink,
+  type TextMode,
+  writeEquideCsv,
+  writeEquideJson,
+  writeFiliation,
+  writeLinkNom,
+  writeSlug,
+  writeUrl
+} from "./equideBody.ts"
+export { emptyWriter, Writer } from "./jsonBytes.ts"
+export { EXPORT_CSV_TYPE, EXPORT_FORMATS, EXPORT_NDJSON_TYPE, ExportApi, Exported, exportQuery, PARQUET_TYPE } from "./exports.ts"
 export { ExecutionCost, executionCost, executionUnits, QUOTA_RULE, UNIT_CPU_MS } from "./executionCost.ts"
 export { DEFINITIONS_GENETIQUE, GenetiqueApi } from "./genetique.ts"
 export type { GenetiqueQuery, GenetiqueRequest } from "./genetiqueBody.ts"
@@ -45,7 +57,6 @@ export {
   type EtalonsQuery,
   type Execution,
   type ExportQuery,
-  exportRowsAnswer,
   isBounded,
   listAnswer,
   type ListQuery,
@@ -55,7 +66,6 @@ export {
   type RepartitionQuery,
   reproducteursAnswer,
   type ReproducteursQuery,
-  rowsOfBytes,
   type SearchQuery,
   suggestAnswer
 } from "./answers.ts"

@@ -111,10 +111,17 @@ export class Writer {
 
   /** UTF-8 bytes `start..end` of `source` as a JSON string, with `JSON.stringify`'s escapes. */
   private utf8String(source: Uint8Array, start: number, end: number): void {
-    this.reserve(6 * (end - start) + 2)
+    this.reserve(2)
+    this.buffer[this.length++] = 0x22
+    this.jsonContent(source, start, end)
+    this.buffer[this.length++] = 0x22
+  }
+
+  /** UTF-8 bytes `start..end` of `source` inside a JSON string (no quotes), with `JSON.stringify`'s escapes. */
+  jsonContent(source: Uint8Array, start: number, end: number): void {
+    this.reserve(6 * (end - start) + 1)
     const buffer = this.buffer
     let at = this.length
-    buffer[at++] = 0x22
     for (let k = start; k < end; k++) {
       const byte = source[k]
       if (byte >= 0x20 && byte !== 0x22 && byte !== 0x5c) {
@@ -133,8 +140,53 @@ export class Writer {
         buffer[at++] = HEX[byte & 15]
       }
     }
-    buffer[at++] = 0x22
     this.length = at
+  }
+
+  /** UTF-8 bytes `start..end` of `source`, as they are. */
+  raw(source: Uint8Array, start: number, end: number): void {
+    const n = end - start
+    this.reserve(n)
+    if (n > 32) this.buffer.set(source.subarray(start, end), this.length)
+    else for (let i = 0, at = this.length; i < n; i++) this.buffer[at + i] = source[start + i]
+    this.length += n
+  }
+
+  /** `text` as UTF-8, as it is (a JSON text already escaped, a number). */
+  text(text: string): void {
+    this.reserve(3 * text.length)
+    this.length += utf8.encodeInto(text, this.buffer.subarray(this.length)).written
+  }
+
+  /**
+   * The bytes written since `start` made one CSV cell (RFC 4180, as `csvCell` writes it): quoted,
+   * their quotes doubled, when they hold a comma, a quote or a line break. Those are ASCII bytes,
+   * never part of a longer UTF-8 sequence, so the bytes are tested as the text would be.
+   */
+  csvCellFrom(start: number): void {
+    let buffer = this.buffer
+    let quotes = 0
+    let special = false
+    for (let k = start; k < this.length; k++) {
+      const byte = buffer[k]
+      if (byte === 0x22) {
+        quotes++
+        special = true
+      } else if (byte === 0x2c || byte === 0x0a || byte === 0x0d) special = true
+    }
+    if (!special) return
+    this.reserve(quotes + 2)
+    buffer = this.buffer
+    // Moved right from the end, each quote doubled: the cell's new bytes never overwrite unread ones.
+    let to = this.length + quotes + 1
+    buffer[to--] = 0x22
+    for (let from = this.length - 1; from >= start; from--) {
+      const byte = buffer[from]
+      buffer[to--] = byte
+      if (byte === 0x22) buffer[to--] = 0x22
+    }
+    buffer[to] = 0x22
+    this.length += quotes + 2
   }
 
   /** The body written, in a buffer of its own. */

@@ -10,6 +10,7 @@
 import fc from "fast-check"
 import { buildDataset } from "../dataset/Dataset.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
+import { spellFiliation } from "../dataset/filiation.ts"
 import type { SourceLink, SourcePerformance, SourceRecord } from "../dataset/SourceRecord.ts"
 import { slugify } from "../text/fold.ts"
 import type { FilterInput } from "../query/filters.ts"
@@ -219,6 +220,20 @@ export interface GeneratedDataset {
 /** Generated records with the Dataset built from them. */
 export const datasetArbitrary = (options: RecordsOptions = {}): fc.Arbitrary<GeneratedDataset> =>
   recordsArbitrary(options).map((records) => ({ records, data: buildDataset(records) }))
+
+/**
+ * `datasetArbitrary`, about half of the records given the filiation the registry spells from their
+ * links (`Par … et … par …`, `INCONNU` for no father): the Dataset keeps those as spelled, not as
+ * text, and spells them again when it serves them.
+ */
+export const spelledDatasetArbitrary = (options: RecordsOptions = {}): fc.Arbitrary<GeneratedDataset> =>
+  fc.tuple(recordsArbitrary(options), fc.array(fc.boolean(), { maxLength: options.maxLength ?? 60 })).map(([generated, picks]) => {
+    const records = generated.map((record, i): SourceRecord => {
+      const spelled = picks[i] === true ? spellFiliation(record.pere, record.mere, record.pere_de_mere) : undefined
+      return spelled === undefined ? record : { ...record, filiation_texte: spelled }
+    })
+    return { records, data: buildDataset(records) }
+  })
 
 // ---------------------------------------------------------------------------------------------
 // Large deterministic sets (cost regressions): no fast-check shrinking, built in one pass.

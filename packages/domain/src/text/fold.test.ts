@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
-import { foldUtf8, foldValue, foldWords, isSlugOf, isSlugOfUtf8, slugify } from "./fold.ts"
+import { foldUtf8, foldValue, foldWords, isSlugOf, isSlugOfUtf8, SLUG_BYTES_PER_NAME_BYTE, slugify, slugUtf8 } from "./fold.ts"
 
 const nameLike = fc.string({
   unit: fc.oneof(
@@ -65,6 +65,24 @@ describe("fold", () => {
       { numRuns: 2000 }
     )
     expect(answered).toBeGreaterThan(500)
+  })
+
+  it("slugUtf8 writes slugify's slug of UTF-8 bytes where it is asked, or declines", () => {
+    let written = 0
+    fc.assert(
+      fc.property(nameLike, fc.nat(8), (name, at) => {
+        const bytes = new TextEncoder().encode(name)
+        const out = new Uint8Array(at + bytes.length * SLUG_BYTES_PER_NAME_BYTE).fill(33)
+        const end = slugUtf8(bytes, 0, bytes.length, out, at)
+        if (end >= 0) {
+          written++
+          expect(new TextDecoder().decode(out.subarray(at, end))).toBe(slugify(name))
+          expect(out.subarray(0, at).every((byte) => byte === 33)).toBe(true)
+        }
+      }),
+      { numRuns: 2000 }
+    )
+    expect(written).toBeGreaterThan(500)
   })
 
   it("isSlugOf agrees with slugify on every name and slug", () => {

@@ -141,6 +141,41 @@ export const isSlugOfUtf8 = (
   return s === slugEnd
 }
 
+/** At most this many bytes of slug per byte of name (a piece per character of one or two bytes). */
+export const SLUG_BYTES_PER_NAME_BYTE = SLUG_TABLE.reduce(
+  (most: number, piece, code) => (piece === undefined ? most : Math.max(most, Math.ceil(piece.length / (code < 0x80 ? 1 : 2)))),
+  1
+)
+
+/**
+ * `slugify` of the UTF-8 name `bytes[start..end]`, written as ASCII into `out` from `at` (which must
+ * hold `SLUG_BYTES_PER_NAME_BYTE` bytes per byte of the name): answers where it ends, or -1 when the
+ * name needs more than SLUG_TABLE (a character from U+0370 on), for the caller to use `slugify`.
+ * The exports write millions of deduced slugs without building their names.
+ */
+export const slugUtf8 = (bytes: Uint8Array, start: number, end: number, out: Uint8Array, at: number): number => {
+  const first = at
+  let pendingDash = false
+  for (let i = start; i < end; i++) {
+    let code = bytes[i]
+    if (code >= 0x80) {
+      if (code < 0xc2 || code > 0xdf || i + 1 >= end || (bytes[i + 1] & 0xc0) !== 0x80) return -1
+      code = ((code & 0x1f) << 6) | (bytes[++i] & 0x3f)
+      if (code >= TABLE_LIMIT) return -1
+    }
+    const piece = SLUG_TABLE[code]
+    if (piece === undefined) return -1
+    if (piece === "-") {
+      pendingDash = true
+    } else if (piece !== "") {
+      if (pendingDash && at > first) out[at++] = 45
+      pendingDash = false
+      for (let k = 0; k < piece.length; k++) out[at++] = piece.charCodeAt(k)
+    }
+  }
+  return at
+}
+
 /**
  * The registry's slug of a name: folded to ASCII, lower case, runs of other characters turned
  * into one `-`, none leading or trailing (`DALIA AL SHAHANIA` → `dalia-al-shahania`).

@@ -28,7 +28,10 @@ import { makeCallerKey, type QuotaState, rateLimitPolicy, TokenBuckets, unitsOf 
 import { isOversized, MAX_QUERY_BYTES, MAX_QUERY_PARAMETERS, scanQuery } from "./requestSize.ts"
 import { targetProblem } from "./requestTarget.ts"
 import { exactBody, ResponseCache } from "./responseCache.ts"
-import { executionCosts, PROBES, routeTemplates } from "./routes.ts"
+import { executionCosts, PROBES, routeTemplates, UNCODED_ROUTES } from "./routes.ts"
+
+/** What an uncoded route's body is sent as, whatever the request accepts. */
+const UNCODED: Negotiated = { coding: "identity", identityRefused: false }
 
 /** The methods of a CORS preflight's answer (`OPTIONS` itself is not asked for across origins). */
 const ALLOWED = "GET, HEAD"
@@ -157,7 +160,7 @@ export class Gatekeeper {
     const q = url.indexOf("?")
     const route = this.templates.find("GET", q < 0 ? url : url.slice(0, q))?.handler
     const vary = route === "/" ? "Accept, Accept-Encoding" : "Accept-Encoding"
-    const negotiated = this.negotiate(headerOf(headers, "accept-encoding"))
+    const negotiated = route !== undefined && UNCODED_ROUTES.has(route) ? UNCODED : this.negotiate(headerOf(headers, "accept-encoding"))
     const quota = this.quota
     const key = quota === undefined ? "" : this.callerKey(peer, headerOf(headers, "x-forwarded-for"))
     const exchange: Deciding = {

@@ -4,7 +4,7 @@
  * pages (`pageRoutes.ts`). Admission looks a request's route up here; the router is built with the
  * same settings.
  */
-import { Api, BytesEstimate, type BytesEstimator, endpointsOf, ExecutionCost, Probe } from "@equides/domain"
+import { Api, BytesEstimate, type BytesEstimator, endpointsOf, ExecutionCost, Exported, Probe } from "@equides/domain"
 import { Context } from "effect"
 import { FindMyWay, type HttpRouter } from "effect/http"
 import { EXPLORER_EXECUTION_MS, PAGE_ROUTES } from "../pageRoutes.ts"
@@ -14,6 +14,13 @@ import { EXPLORER_EXECUTION_MS, PAGE_ROUTES } from "../pageRoutes.ts"
  * which caches and ETags rely on.
  */
 export const ROUTER_CONFIG: Partial<FindMyWay.RouterConfig> = { caseSensitive: true }
+
+/**
+ * Routes whose body is never content-coded (`Exported` "parquet" on their definition: the file is
+ * compressed inside): one representation whatever `Accept-Encoding`, so one ETag (a cache or a
+ * resumed download with `If-Range` must not see the same bytes as two).
+ */
+export const UNCODED_ROUTES: ReadonlySet<string> = new Set(endpointsOf(Api).filter((endpoint) => Context.get(endpoint.annotations, Exported) === "parquet").map((endpoint) => endpoint.path))
 
 /** The probes (`Probe` on their definitions): run outside the concurrency gate, they must stay responsive under load. */
 export const PROBES: ReadonlySet<string> = new Set(endpointsOf(Api).filter((endpoint) => Context.get(endpoint.annotations, Probe)).map((endpoint) => endpoint.path))

@@ -18,7 +18,7 @@ import { QueryPool, type WorkerSpec } from "./QueryPool.ts"
 import { familyOf, isPage, perform, warmUpWork } from "./work.ts"
 
 /** The routes on the workers whose definitions say why they are not warmed (literal: the spec's paths). */
-const NOT_WARMED = ["/v1/stats/genetique", "/v1/export/equides", "/v1/export/equides.parquet"]
+const NOT_WARMED = ["/v1/stats/genetique", "/v1/export/equides.parquet"]
 
 /**
  * The families whose first use must happen before ready (issue 24, items 4 and 6), from the

@@ -8,7 +8,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import { fromRecords, type SourceRecord } from "@equides/domain"
 import { idN } from "@equides/domain/testing"
 import { parse } from "csv-parse/sync"
-import { Effect } from "effect"
+import { Effect, Layer, Logger, References } from "effect"
 import { request as httpRequest } from "node:http"
 import { gunzipSync } from "node:zlib"
 import { Telemetry } from "../telemetry.ts"
@@ -47,6 +47,19 @@ const csvOf = (record: any): Record<string, string> => {
   out.performances = record.performances === undefined ? "" : JSON.stringify(record.performances)
   return out
 }
+
+/** A client that reads the head and a little of an export's body, then waits: the export holds its slot until it leaves. */
+const holdingExport = Effect.flatMap(serverUrl, (base) =>
+  Effect.callback<{ leave: () => void }>((resume) => {
+    const url = new URL(base)
+    const request = httpRequest({ host: url.hostname, port: url.port, path: EXPORT, agent: false }, (response) => {
+      response.once("data", () => {
+        response.pause()
+        resume(Effect.succeed({ leave: () => request.destroy() }))
+      })
+    })
+    request.end()
+  }))
 
 describe("export", () => {
   layer(testServer(fromRecords(RECORDS), { settings: { exportConcurrency: 1 } }))("streams", (it) => {
@@ -140,19 +153,8 @@ describe("export", () => {
 
     it.effect("beyond EXPORT_CONCURRENCY a 503 with Retry-After; a client leaving mid-stream frees its slot", () =>
       Effect.gen(function*() {
-        const base = yield* serverUrl
         const registry = yield* Telemetry
-        // A client that reads the head and a little of the body, then waits: the export holds its slot.
-        const { leave } = yield* Effect.callback<{ leave: () => void }>((resume) => {
-          const url = new URL(base)
-          const request = httpRequest({ host: url.hostname, port: url.port, path: EXPORT, agent: false }, (response) => {
-            response.once("data", () => {
-              response.pause()
-              resume(Effect.succeed({ leave: () => request.destroy() }))
-            })
-          })
-          request.end()
-        })
+        const { leave } = yield* holdingExport
         const refused = yield* call(EXPORT)
         assert.strictEqual(refused.status, 503)
         assert.strictEqual(refused.headers["retry-after"], "10")
@@ -184,13 +186,42 @@ describe("export", () => {
       }))
   })
 
-  layer(testServer(fromRecords(RECORDS), { settings: { workers: 1 } }), { timeout: 30_000 })("on a query worker", (it) => {
-    it.effect("the selection computed on the worker gives the same body; its refusal is the same 400", () =>
+  layer(testServer(fromRecords(RECORDS), { settings: { workers: 1 } }), { timeout: 30_000 })("with query workers", (it) => {
+    it.effect("the selection (read as the body is written, not on a worker) gives the list's total; its refusal is the same 400", () =>
       Effect.gen(function*() {
         const reply = yield* call(`${EXPORT}?sexe=Femelle&annee_min=2000`)
         const list = yield* call("/v1/equides?limite=1&sexe=Femelle&annee_min=2000")
         assert.strictEqual(lines(reply.text).length, list.json.pagination.total)
         assert.strictEqual((yield* call(`${EXPORT}?race=Licorne`)).status, 400)
+      }))
+  })
+
+  const debugLines: Array<string> = []
+  const debugging = testServer(fromRecords(RECORDS), { settings: { exportConcurrency: 1 } }).pipe(
+    Layer.provide(Layer.mergeAll(
+      Logger.layer([Logger.make(({ logLevel, message }) => debugLines.push(`${logLevel} ${String(message)}`))]),
+      Layer.succeed(References.MinimumLogLevel, "Debug")
+    ))
+  )
+  layer(debugging)("under debug logging (the front door closed to all but the exports)", (it) => {
+    it.effect("an export keeps its compression and its limit; each request has its debug line", () =>
+      Effect.gen(function*() {
+        const registry = yield* Telemetry
+        const plain = yield* raw(`${EXPORT}?format=csv`)
+        const zipped = yield* raw(`${EXPORT}?format=csv`, { headers: { "accept-encoding": "gzip" } })
+        assert.strictEqual(zipped.headers["content-encoding"], "gzip")
+        assert.strictEqual(gunzipSync(zipped.body).toString("utf8"), plain.body.toString("utf8"))
+        const { leave } = yield* holdingExport
+        const refused = yield* call(EXPORT)
+        assert.strictEqual(refused.status, 503)
+        leave()
+        yield* eventually(() => registry.render().includes("equides_exports_running 0"))
+        assert.strictEqual((yield* call(`${EXPORT}?limite=3`)).status, 400)
+        yield* call("/v1/stats")
+        // The two exports and the 503 by the front door (the held one, cut by its client, has no line, as
+        // it has no metric); the 400 and /v1/stats by the pipeline.
+        yield* eventually(() => debugLines.filter((line) => line.includes("Requête servie")).length === 5)
+        assert.isTrue(debugLines.filter((line) => line.includes("Requête servie")).every((line) => line.startsWith("Debug")))
       }))
   })
 

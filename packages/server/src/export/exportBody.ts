@@ -1,12 +1,26 @@
 /**
  * The body of a selection's export (design 7), written a chunk at a time: NDJSON, each line the
- * bytes `GET /v1/equides/{id}` answers (the same record, the same encoder) and a line feed; or CSV
- * (RFC 4180, CRLF) with each link flattened into four cells and the performances as one JSON cell.
+ * bytes `GET /v1/equides/{id}` answers and a line feed; or CSV (RFC 4180, CRLF) with each link
+ * flattened into four cells and the performances as one JSON cell. Both written as bytes by the
+ * domain's record writers (`api/equideBody.ts`).
  * Pure: the server decides where chunks are written and when (back-pressure, quota).
  */
-import { type DatasetData, equide, Equide, EXPORT_CSV_TYPE, type EXPORT_FORMATS, EXPORT_NDJSON_TYPE, type Reference } from "@equides/domain"
-import { jsonTextEncoder } from "@equides/domain/answers"
-import { csvCell } from "@equides/ingest"
+import {
+  type DatasetData,
+  emptyWriter,
+  EXPORT_CSV_TYPE,
+  type EXPORT_FORMATS,
+  EXPORT_NDJSON_TYPE,
+  type FilterInput,
+  type QueryResult,
+  resolveFilters,
+  type RowBlocks,
+  selectionBlocks,
+  writeEquideCsv,
+  writeEquideJson,
+  type Writer
+} from "@equides/domain"
+import { Result } from "effect"
 import type { Own } from "../own.ts"
 
 export type ExportFormat = typeof EXPORT_FORMATS[number]
@@ -30,55 +44,60 @@ export const EXPORT_CSV_COLUMNS: ReadonlyArray<string> = [
   "performances"
 ]
 
-const utf8 = new TextEncoder()
-
-const optional = (value: string | number | boolean | undefined): string => value === undefined ? "" : csvCell(String(value))
-
-const linkCells = (link: Reference | undefined): string =>
-  link === undefined ? ",,," : `${optional(link.id)},${optional(link.nom)},${optional(link.race)},${optional(link.fiche_disponible)}`
-
-/** One record's CSV line, CRLF included. */
-const csvLine = (record: Equide): string =>
-  `${csvCell(record.id)},${csvCell(record.nom)},${csvCell(record.slug)},${csvCell(record.url)},${csvCell(record.race)},${record.sexe},` +
-  `${record.nombre_de_descendants},${optional(record.annee_naissance)},${optional(record.robe)},${optional(record.filiation_texte)},` +
-  `${linkCells(record.pere)},${linkCells(record.mere)},${linkCells(record.pere_de_mere)},` +
-  `${record.performances === undefined ? "" : csvCell(JSON.stringify(record.performances))}\r\n`
-
 /** The header line, CRLF included. */
-export const CSV_HEADER_LINE: Uint8Array = utf8.encode(`${EXPORT_CSV_COLUMNS.join(",")}\r\n`)
+export const CSV_HEADER_LINE: Uint8Array = new TextEncoder().encode(`${EXPORT_CSV_COLUMNS.join(",")}\r\n`)
 
-const equideJson = jsonTextEncoder(Equide)
-
-/**
- * The rows of a selection to export, in file order: `rows` ascending, or every row of `data` when
- * `rows` is undefined (no filter).
- */
-export interface ExportRows {
-  readonly count: number
-  readonly at: (i: number) => number
+/** One record's NDJSON line: the record route's bytes and a line feed. */
+const ndjsonLine = (w: Writer, data: DatasetData, row: number): void => {
+  writeEquideJson(w, data, row)
+  w.ascii("\n")
 }
 
-export const exportRows = (data: DatasetData, rows: Uint32Array | undefined): ExportRows =>
-  rows === undefined ? { count: data.size, at: (i) => i } : { count: rows.length, at: (i) => rows[i] }
+/**
+ * The rows of a selection to export, in file order, read a block at a time (`selectionBlocks`:
+ * the first records are written before the whole selection is known), and where the export is in
+ * them.
+ */
+export interface ExportRows {
+  readonly blocks: RowBlocks
+  block: Uint32Array
+  /** The next row's index in `block`. */
+  at: number
+  /** Every row was written. */
+  done: boolean
+}
+
+/** The rows `query`'s filters select, or why they are refused (a 400 before any byte). */
+export const exportRows = (data: DatasetData, query: FilterInput): QueryResult<ExportRows> =>
+  Result.map(resolveFilters(data, query), (filters) => ({ blocks: selectionBlocks(data, filters), block: new Uint32Array(0), at: 0, done: false }))
 
 /**
- * Records `from`, `from + 1`… of `rows` written in `format` until about `chunkBytes` (at least one
- * record, unless none is left): the chunk's bytes and the index of the next record.
+ * The next records of `rows` written in `format` until about `chunkBytes` (the rows' position moved
+ * past them). One block of the selection is read per chunk at most, so that a chunk's work stays
+ * bounded where few rows pass: such a chunk may hold no record (`rows.done` tells the end).
  */
-export const exportChunk = (
-  data: DatasetData,
-  rows: ExportRows,
-  from: number,
-  format: ExportFormat,
-  chunkBytes: number
-): { readonly bytes: Uint8Array; readonly next: number } => {
-  let next = from
-  let text = ""
-  // UTF-16 length: a close enough measure of the chunk's size in bytes (names are mostly ASCII).
-  // One encoding per chunk: the record route's text (its schema's), then UTF-8 once.
-  if (format === "ndjson") while (next < rows.count && text.length < chunkBytes) text += `${equideJson(equide(data, rows.at(next++)))}\n`
-  else while (next < rows.count && text.length < chunkBytes) text += csvLine(equide(data, rows.at(next++)))
-  return { bytes: utf8.encode(text), next }
+export const exportChunk = (data: DatasetData, rows: ExportRows, format: ExportFormat, chunkBytes: number): Uint8Array => {
+  // Written as bytes into the thread's reusable buffer, then copied out once (the chunk is sent
+  // while the buffer writes the next).
+  const w = emptyWriter()
+  const write = format === "ndjson" ? ndjsonLine : writeEquideCsv
+  let read = false
+  while (w.length < chunkBytes) {
+    if (rows.at < rows.block.length) {
+      write(w, data, rows.block[rows.at++])
+      continue
+    }
+    if (read) break
+    read = true
+    const block = rows.blocks.next()
+    if (block === undefined) {
+      rows.done = true
+      break
+    }
+    rows.block = block
+    rows.at = 0
+  }
+  return w.take()
 }
 
 /** `equides-<the dataset fingerprint's first 12 hex digits>.<extension>`: one name per dataset and format. */

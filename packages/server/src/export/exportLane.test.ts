@@ -19,7 +19,7 @@ describe("the export lane's routes", () => {
       .filter(([, item]) => Object.keys(item.get?.responses?.["200"]?.content ?? {}).every((type) => !/^(application\/json|text\/html)/.test(type)))
       .map(([path]) => path)
     assert.deepStrictEqual(files, ["/v1/export/equides", "/v1/export/equides.parquet"])
-    assert.deepStrictEqual([...EXPORT_ROUTES], [["/v1/export/equides", "exportRows"], ["/v1/export/equides.parquet", "parquet"]])
+    assert.deepStrictEqual([...EXPORT_ROUTES], [["/v1/export/equides", "rows"], ["/v1/export/equides.parquet", "parquet"]])
     assert.isTrue(isExportRoute("/v1/export/equides.parquet"))
     assert.isFalse(isExportRoute("/v1/equides"))
     assert.isFalse(isExportRoute(undefined))

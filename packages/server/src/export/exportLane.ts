@@ -3,14 +3,15 @@
  * `/v1/export/equides.parquet` streamed from the Node server's `request` event, outside the
  * concurrency gate (an export runs for seconds or minutes) but within their own limit,
  * `EXPORT_CONCURRENCY` (beyond it: a 503 with `Retry-After`). A selection's query is decoded with
- * the API's own parameters and its rows computed as an `Execution` on a query worker; the
+ * the API's own parameters, its filters resolved here and its rows selected a block at a time as
+ * the body is written (`selectionBlocks`); the
  * Parquet file is written once per dataset on a query worker, then read from disk (`Range`
  * honoured). Either body is charged to the quota as it goes (`Pacer`) and follows the socket's
  * back-pressure (`streamExport`). What the lane refuses (a parameter, a value) goes on to the
  * pipeline, whose handler answers the 400 before any byte, as for every route.
  */
-import { Api, type DatasetData, endpointsOf, type ExportQuery, exportQuery, FILTER_PARAMETERS, NoQuery, OnWorkers, ServiceSurcharge } from "@equides/domain"
-import { Context, Schema } from "effect"
+import { Api, type DatasetData, endpointsOf, Exported, exportQuery, NoQuery, ServiceSurcharge } from "@equides/domain"
+import { Context, Result, Schema } from "effect"
 import { createReadStream } from "node:fs"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { ownOf, renderProblem } from "../admission/answer.ts"
@@ -21,22 +22,29 @@ import { orRefused } from "../execution/directLane.ts"
 import type { DefectReport } from "../node/defects.ts"
 import { internalError } from "../problems.ts"
 import type { Registry } from "../telemetry.ts"
-import { exportHead, type ExportRows } from "./exportBody.ts"
+import { exportHead, exportRows } from "./exportBody.ts"
 import { exportBody, paced, streamExport } from "./exportStream.ts"
 import { Pacer, type PacingClock, realClock } from "./pacing.ts"
 import { parquetHead, type ParquetFile } from "./parquetFile.ts"
 
-/**
- * The routes the lane serves, by template, from their definitions: those whose executions are a
- * selection's rows (`onWorkers("exportRows")`) or the Parquet file (`onWorkers("parquet")`).
- */
-export const EXPORT_ROUTES: ReadonlyMap<string, "exportRows" | "parquet"> = new Map(endpointsOf(Api).flatMap((endpoint) => {
-  const family = Context.get(endpoint.annotations, OnWorkers)
-  return family === "exportRows" || family === "parquet" ? [[endpoint.path, family] as const] : []
+/** The routes the lane serves, by template, from their definitions (`Exported`): a selection's rows or the Parquet file. */
+export const EXPORT_ROUTES: ReadonlyMap<string, "rows" | "parquet"> = new Map(endpointsOf(Api).flatMap((endpoint) => {
+  const exported = Context.get(endpoint.annotations, Exported)
+  return exported === undefined ? [] : [[endpoint.path, exported] as const]
 }))
 
 /** Whether the export lane serves requests of `route`. */
 export const isExportRoute = (route: string | undefined): boolean => route !== undefined && EXPORT_ROUTES.has(route)
+
+/** Whether a request target (path and query) is an export's, before any admission. */
+export const isExportTarget = (url: string | undefined): boolean => {
+  if (url === undefined) return false
+  const q = url.indexOf("?")
+  return EXPORT_ROUTES.has(q < 0 ? url : url.slice(0, q))
+}
+
+/** Called once an exchange's answer is sent (or, for a stream, its head): metrics, the debug line. */
+export type Served = (exchange: Exchange, status: number) => void
 
 /** Seconds a caller refused for the export limit is told to wait: an export lasts seconds to minutes. */
 export const EXPORT_RETRY_AFTER_SECONDS = 10
@@ -50,9 +58,6 @@ const busy = renderProblem(
   }),
   { "retry-after": String(EXPORT_RETRY_AFTER_SECONDS) }
 )
-
-/** The rows of a decoded query's selection (`undefined`: the query is refused, the pipeline says why). */
-export type RowsOf = (query: ExportQuery) => Promise<ExportRows | undefined>
 
 /** The Parquet file of the served dataset, written first when it is not on disk yet. */
 export type ParquetOf = () => Promise<ParquetFile>
@@ -75,13 +80,17 @@ export const makeExportLane = (
   gatekeeper: Gatekeeper,
   data: DatasetData,
   registry: Registry,
-  rowsOf: RowsOf,
   parquetOf: ParquetOf,
   concurrency: number,
   rate: number,
   onDefect: DefectReport,
+  onServed: Served | undefined = undefined,
   clock: PacingClock = realClock
 ): ExportLane & ExportLimits => {
+  const served = (exchange: Exchange, status: number): void => {
+    registry.record(exchange.label, status, (performance.now() - exchange.started) / 1000)
+    onServed?.(exchange, status)
+  }
   const decodeSelection = orRefused(Schema.decodeUnknownExit(Schema.toCodecArrayFromSingle(Schema.Struct(exportQuery.fields))))
   const decodeNone = orRefused(Schema.decodeUnknownExit(NoQuery))
   let running = 0
@@ -99,14 +108,16 @@ export const makeExportLane = (
     const query = decodeSelection(exchange.url)
     if (query === undefined) return undefined
     const format = query.format ?? "ndjson"
-    return () =>
-      rowsOf(query).then((rows) =>
-        rows === undefined ? undefined : {
-          own: exportHead(data, format, exchange.wildcard),
-          coding: exchange.negotiated.coding,
-          body: (pacer, signal) => exportBody(data, rows, format, pacer, signal)
-        }
-      )
+    // The filters resolved here, the rows selected a block at a time as the body is written:
+    // the first byte waits for no selection (nor for a query worker's turn).
+    return () => {
+      const rows = exportRows(data, query)
+      return Promise.resolve(Result.isFailure(rows) ? undefined : {
+        own: exportHead(data, format, exchange.wildcard),
+        coding: exchange.negotiated.coding,
+        body: (pacer: Pacer, signal: AbortSignal) => exportBody(data, rows.success, format, pacer, signal)
+      })
+    }
   }
 
   const lane = (exchange: Exchange, request: IncomingMessage, response: ServerResponse, handOn: () => void): void => {
@@ -121,7 +132,7 @@ export const makeExportLane = (
       registry.recordUnavailable("export_limit")
       response.writeHead(answer.status, answer.headers)
       response.end(exchange.method === "HEAD" ? undefined : answer.body)
-      registry.record(exchange.label, answer.status, (performance.now() - exchange.started) / 1000)
+      served(exchange, answer.status)
       return
     }
     running++
@@ -149,12 +160,12 @@ export const makeExportLane = (
       response.writeHead(head.status, coding === "identity" || !streams ? head.headers : { ...head.headers, "content-encoding": coding })
       if (exchange.method === "HEAD" || !streams) {
         response.end()
-        registry.record(exchange.label, head.status, (performance.now() - exchange.started) / 1000)
+        served(exchange, head.status)
         return release()
       }
       const pacer = new Pacer(gatekeeper.quota, exchange.caller, rate, clock)
       streamExport(prepared.body(pacer, abort.signal), coding, response).then(
-        () => registry.record(exchange.label, head.status, (performance.now() - exchange.started) / 1000),
+        () => served(exchange, head.status),
         () => undefined
       ).finally(release)
     }, (defect: unknown) => {
@@ -164,11 +175,8 @@ export const makeExportLane = (
       const answer = gatekeeper.shaped(exchange, internal)
       response.writeHead(answer.status, answer.headers)
       response.end(exchange.method === "HEAD" ? undefined : answer.body)
-      registry.record(exchange.label, answer.status, (performance.now() - exchange.started) / 1000)
+      served(exchange, answer.status)
     })
   }
   return Object.assign(lane, { running: () => running })
 }
-
-/** A query without any filter: every row, in file order, with nothing to compute. */
-export const isUnfilteredExport = (query: ExportQuery): boolean => FILTER_PARAMETERS.every((name) => query[name] === undefined)

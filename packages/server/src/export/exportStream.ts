@@ -31,13 +31,13 @@ export async function* exportBody(
     await pacer.charge(CSV_HEADER_LINE.length, signal)
     yield CSV_HEADER_LINE
   }
-  let next = 0
-  while (next < rows.count && !signal.aborted) {
-    const chunk = exportChunk(data, rows, next, format, CHUNK_BYTES)
-    next = chunk.next
-    await pacer.charge(chunk.bytes.length, signal)
-    if (signal.aborted) return
-    yield chunk.bytes
+  while (!rows.done && !signal.aborted) {
+    const chunk = exportChunk(data, rows, format, CHUNK_BYTES)
+    if (chunk.length > 0) {
+      await pacer.charge(chunk.length, signal)
+      if (signal.aborted) return
+      yield chunk
+    }
     await nextTurn()
   }
 }

@@ -1,11 +1,12 @@
 /**
  * Handlers of the `export` group. The front door streams exports itself (`export/exportLane.ts`:
- * its concurrency limit, compression, back-pressure); a request it leaves here is one it refused
- * (answered 400 by the API's decoding or the selection's refusal, before any byte) or one no
- * front door saw (debug logging): that one is streamed by the platform, paced the same way,
- * uncompressed (the Parquet file whole, unpaced, without `Range`).
+ * its concurrency limit, compression, back-pressure), under debug logging too; a request it leaves
+ * here is one it refused (answered 400 by the API's decoding or the selection's refusal, before
+ * any byte) or one no front door saw (a server built without one: tests, another platform): that
+ * one is streamed by the platform, paced the same way, uncompressed (the Parquet file whole,
+ * unpaced, without `Range`).
  */
-import { Api, Dataset, PARQUET_TYPE, rowsOfBytes } from "@equides/domain"
+import { Api, Dataset, PARQUET_TYPE } from "@equides/domain"
 import { Effect, Stream } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -30,12 +31,12 @@ export const ExportHandlers = HttpApiBuilder.group(
     const { exportDir, rateLimitRate } = yield* Settings
     const parquetOf = makeParquetOf(parquetPath(data, exportDir), parquetFileName(data), (path) => Effect.runPromise(executor.writeParquet(path)))
     return handlers.handle("equides", ({ query, request }) =>
-      Effect.map(Effect.mapError(executor.answer({ endpoint: "exportRows", query }), fromInvalidParameter), (bytes) => {
+      Effect.map(Effect.mapError(Effect.fromResult(exportRows(data, query)), fromInvalidParameter), (rows) => {
         const format = query.format ?? "ndjson"
         const head = exportHead(data, format, false)
         const caller = admittedAt(request.source)?.caller ?? ""
         const pacer = new Pacer(gatekeeper.quota, caller, rateLimitRate, realClock)
-        const body = exportBody(data, exportRows(data, rowsOfBytes(bytes)), format, pacer, new AbortController().signal)
+        const body = exportBody(data, rows, format, pacer, new AbortController().signal)
         return HttpServerResponse.stream(Stream.fromAsyncIterable(body, (error) => error), { headers: head.headers })
       })).handle("equidesParquet", () =>
       Effect.map(Effect.promise(parquetOf), (file) =>

@@ -20,7 +20,7 @@ import { type Addressee, type Answer, ownOf, shapeAnswer } from "../admission/an
 import { negotiateUncached } from "../admission/coding.ts"
 import { type Exchange, type Gatekeeper, handOver } from "../admission/Gatekeeper.ts"
 import { type DirectLane, isLaneRoute } from "../execution/directLane.ts"
-import { type ExportLane, isExportRoute } from "../export/exportLane.ts"
+import { type ExportLane, isExportRoute, isExportTarget, type Served } from "../export/exportLane.ts"
 import { internalError } from "../problems.ts"
 import type { Registry } from "../telemetry.ts"
 import { type DefectReport, reportDefect } from "./defects.ts"
@@ -47,7 +47,9 @@ const UNADMITTED: Addressee = { route: undefined, vary: "Accept-Encoding", negot
 /**
  * `lane`: the lookups answered here too (`execution/directLane.ts`), in the lane's share of each
  * turn (`turns`); without it, they go to the application. `onDefect`: how a throw is logged.
- * `exportLane`: the exports streamed from here (`export/exportLane.ts`).
+ * `exportLane`: the exports streamed from here (`export/exportLane.ts`), under debug logging too
+ * (the only requests the door takes then: an export's limit, compression and back-pressure are
+ * the lane's); `onServed`: called for each answer the door sends (the debug line).
  */
 export const makeFrontDoor = (
   gatekeeper: Gatekeeper,
@@ -55,7 +57,8 @@ export const makeFrontDoor = (
   lane?: DirectLane,
   turns?: Turns,
   onDefect: DefectReport = reportDefect,
-  exportLane?: ExportLane
+  exportLane?: ExportLane,
+  onServed?: Served
 ): FrontDoor => {
   const laneTurns = turns ?? makeTurns(LANE_BUDGET_MS, setImmediate, () => performance.now(), onDefect)
 
@@ -63,6 +66,7 @@ export const makeFrontDoor = (
     response.writeHead(answer.status, answer.headers)
     response.end(exchange.method === "HEAD" ? undefined : answer.body)
     registry.record(exchange.label, answer.status, (performance.now() - exchange.started) / 1000)
+    onServed?.(exchange, answer.status)
   }
 
   /**
@@ -108,9 +112,8 @@ export const makeFrontDoor = (
   }
 
   return (request, response, handOn) => {
-    if (!gatekeeper.frontDoorOpen || request.headers["content-length"] !== undefined || request.headers["transfer-encoding"] !== undefined) {
-      return false
-    }
+    if (request.headers["content-length"] !== undefined || request.headers["transfer-encoding"] !== undefined) return false
+    if (!gatekeeper.frontDoorOpen && (exportLane === undefined || !isExportTarget(request.url))) return false
     let exchange: Exchange | undefined
     try {
       exchange = gatekeeper.admit(request.method ?? "GET", request.url ?? "/", request.headers, request.socket.remoteAddress)

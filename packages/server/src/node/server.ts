@@ -9,7 +9,7 @@
  * process exits 0.
  */
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { Dataset, rowsOfBytes } from "@equides/domain"
+import { Dataset } from "@equides/domain"
 import { loadDataset } from "@equides/ingest"
 import { shareDataset } from "@equides/ingest/shared"
 import { Cause, Context, Duration, Effect, Exit, Layer, LogLevel, References, Runtime } from "effect"
@@ -21,8 +21,8 @@ import { makeApp } from "../App.ts"
 import { ROUTER_CONFIG } from "../admission/routes.ts"
 import { DEFAULT_SETTINGS, logLevelConfig, serverConfig, Settings } from "../config.ts"
 import { makeDirectLane } from "../execution/directLane.ts"
-import { exportRows } from "../export/exportBody.ts"
-import { isUnfilteredExport, makeExportLane, type RowsOf } from "../export/exportLane.ts"
+import { makeExportLane, type Served } from "../export/exportLane.ts"
+import { servedLine } from "../pipeline/Pipeline.ts"
 import { parquetFileName, parquetPath } from "../export/parquet.ts"
 import { makeParquetOf } from "../export/parquetFile.ts"
 import { Executor, QueryThreads } from "../execution/Executor.ts"
@@ -156,20 +156,17 @@ const exportingFrontDoor = Effect.gen(function*() {
   const data = yield* Dataset
   const settings = yield* Settings
   const executor = yield* Executor
-  const rowsOf: RowsOf = (query) =>
-    isUnfilteredExport(query)
-      ? Promise.resolve(exportRows(data, undefined))
-      : Effect.runPromise(Effect.match(executor.answer({ endpoint: "exportRows", query }), {
-        onFailure: () => undefined,
-        onSuccess: (bytes) => exportRows(data, rowsOfBytes(bytes))
-      }))
-  const onDefect = reportDefectWith(yield* Effect.context<never>())
+  const context = yield* Effect.context<never>()
+  const onDefect = reportDefectWith(context)
+  // Under debug logging (the door closed to all but the exports) the door writes an export's line itself.
+  const logServed = Effect.runSyncWith(context)
+  const onServed: Served | undefined = gatekeeper.frontDoorOpen ? undefined : (exchange, status) => logServed(servedLine(exchange, status))
   const parquetOf = makeParquetOf(parquetPath(data, settings.exportDir), parquetFileName(data), (path) => Effect.runPromise(executor.writeParquet(path)))
   // At start: on a query worker, while the server already serves (the first request waits for the same write).
   if (settings.exportParquet === "start" && data.size > 0) parquetOf().catch(onDefect)
-  const exports = makeExportLane(gatekeeper, data, registry, rowsOf, parquetOf, settings.exportConcurrency, settings.rateLimitRate, onDefect)
+  const exports = makeExportLane(gatekeeper, data, registry, parquetOf, settings.exportConcurrency, settings.rateLimitRate, onDefect, onServed)
   registry.gauge("equides_exports_running", "Exports streaming now (at most EXPORT_CONCURRENCY).", exports.running)
-  return makeFrontDoor(gatekeeper, registry, makeDirectLane(data), undefined, onDefect, exports)
+  return makeFrontDoor(gatekeeper, registry, makeDirectLane(data), undefined, onDefect, exports, onServed)
 })
 
 /** The server over the given handlers of the `stats` group (the shutdown test injects slow ones). */

@@ -117,16 +117,7 @@ const Pipeline = Effect.gen(function*() {
     registry.record(exchange.label, answer.status, (performance.now() - exchange.started) / 1000)
     const response = toResponse(answer)
     if (!debug) return Effect.succeed(response)
-    return Effect.as(
-      Effect.logDebug("Requête servie").pipe(Effect.annotateLogs({
-        "http.method": exchange.method,
-        "http.url": exchange.url,
-        "http.route": exchange.label,
-        "http.status": answer.status,
-        "http.ms": Math.round((performance.now() - exchange.started) * 100) / 100
-      })),
-      response
-    )
+    return Effect.as(servedLine(exchange, answer.status), response)
   }
 
   /** What the router answered, shaped and kept (`Gatekeeper.executed`), then sent. */
@@ -209,6 +200,16 @@ const Pipeline = Effect.gen(function*() {
     })
   }
 })
+
+/** The debug line of a request served: the pipeline's, and the front door's exports under debug logging. */
+export const servedLine = (exchange: Exchange, status: number): Effect.Effect<void> =>
+  Effect.logDebug("Requête servie").pipe(Effect.annotateLogs({
+    "http.method": exchange.method,
+    "http.url": exchange.url,
+    "http.route": exchange.label,
+    "http.status": status,
+    "http.ms": Math.round((performance.now() - exchange.started) * 100) / 100
+  }))
 
 /** The pipeline as a global router middleware (sees every request, matched or not). */
 export const PipelineLive = HttpRouter.middleware(Pipeline, {
