@@ -2,7 +2,9 @@
  * Registry identifiers: a UUID as 16 bytes in unpadded base64url, 22 characters. Canonical means
  * that re-encoding the 16 bytes gives the same text (so the last character is one of `A Q g w`).
  */
-const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+/** The digits of an id's text (base64url), by value. */
+export const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+const ALPHABET = ID_ALPHABET
 const DECODE = new Int8Array(128).fill(-1)
 for (let i = 0; i < ALPHABET.length; i++) DECODE[ALPHABET.charCodeAt(i)] = i
 
