@@ -8,14 +8,13 @@
 import { Result } from "effect"
 import { dictionarySize, dictionaryValue } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
-import { NO_YEAR } from "../dataset/DatasetData.ts"
 import { type Summary, summarize } from "../dataset/progenyColumns.ts"
 import type { Reproducteur, Reproducteurs } from "../schemas/progeny.ts"
 import { SEXES } from "../vocabulary.ts"
 import { InvalidParameter, type QueryResult } from "./errors.ts"
 import { admittedHint, resolveCodes } from "./filters.ts"
 import { paginationLinks } from "./paginate.ts"
-import { compareIds, entryRow, entryValue, groupSummary } from "./progenyColumns.ts"
+import { compareIds, entryValue, groupSummary } from "./progenyColumns.ts"
 import { resume } from "./record.ts"
 
 export const REPRODUCTEURS_PATH = "/v1/stats/reproducteurs"
@@ -84,7 +83,7 @@ export const reproducteurs = (
     races = new Uint8Array(dictionarySize(data.race.values))
     for (const c of codes.success) races[c] = 1
   }
-  const { codeGroups, parents, start, ranking } = data.progenyColumns
+  const { codeGroups, parents, start, ranking, born } = data.progenyColumns
   const c = code.success
   const first = codeGroups[c]
   const end = codeGroups[c + 1]
@@ -105,8 +104,12 @@ export const reproducteurs = (
       total++
     }
   } else {
-    const low = input.annee_min ?? NO_YEAR + 1
-    const high = input.annee_max ?? 2147483647
+    // The `annee` codes of the years in the range (code 0, no year, never is).
+    const inRange = new Uint8Array(dictionarySize(data.annee.values))
+    for (let code = 1; code < inRange.length; code++) {
+      const year = Number(dictionaryValue(data.annee.values, code))
+      inRange[code] = year >= (input.annee_min ?? -Infinity) && year <= (input.annee_max ?? Infinity) ? 1 : 0
+    }
     const ranked: Array<Ranked> = []
     let kept = new Float64Array(64)
     for (let g = first; g < end; g++) {
@@ -114,8 +117,7 @@ export const reproducteurs = (
       if (kept.length < start[g + 1] - start[g]) kept = new Float64Array(start[g + 1] - start[g])
       let produits = 0
       for (let i = start[g]; i < start[g + 1]; i++) {
-        const year = data.year[entryRow(data, g, i)]
-        if (year !== NO_YEAR && year >= low && year <= high) kept[produits++] = entryValue(data, c, i)
+        if (inRange[born[i]] === 1) kept[produits++] = entryValue(data, c, i)
       }
       if (produits >= minimum) ranked.push({ group: g, produits, summary: summarize(kept, 0, produits) })
     }

@@ -355,7 +355,7 @@ export class DatasetAssembler {
     const discipline = { ...vocabularyOf(summary.discipline), rows: invert(rowDisciplines, summary.discipline.length) }
     const indice = { ...vocabularyOf(summary.indice), rows: invert(rowIndices, summary.indice.length) }
     const progenyColumns = buildProgenyColumns(
-      { size, ids, performances: withStrings, indice, discipline, pere: pere.row, mere: mere.row, progeny, byName, nameRank, nameKey },
+      { size, ids, performances: withStrings, indice, discipline, annee, pere: pere.row, mere: mere.row, progeny, byName, nameRank, nameKey },
       rowIndices
     )
     onGenetics?.()
