@@ -62,7 +62,7 @@ export class StatsApi extends HttpApiGroup.make("stats")
       }))
       .annotateMerge(bytesEstimate((query) => ROW_BYTES.reproducteur * intOr(query.limite, DEFAULT_LIMITE, MIN_LIMITE, MAX_LIMITE)))
       .annotateMerge(documented(reproducteursQuery))
-      // Full scale, once the code's columns are built: p50 0.44 ms, p99 6 ms (docs/performance.md, issue 29).
+      // Full scale: p50 0.44 ms, p99 6 ms (docs/performance.md, issue 29); the columns are built with the Dataset.
       .annotateMerge(executionCost(1))
       .annotateMerge(OpenApi.annotations({
       summary: "Reproducteurs classés par l'indice de leurs produits",
