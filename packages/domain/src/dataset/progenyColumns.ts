@@ -13,12 +13,13 @@
  * the group's first five and its median is read in the middle; the order of a code's groups for
  * the ranking (mean descending, entries descending, folded name, id) is computed here.
  *
- * Compact, since they are resident from the start: nothing the Dataset already holds is stored
- * again. An entry is its offspring's position among the parent's `progeny` postings, the index of
- * its value among the code's distinct values (a few hundred a code: one byte at full scale) and
- * its birth year's `annee` code (one byte); a group is its parent row, its first entry and its place in the
- * ranking; means and medians are computed again from the entries when served (a group holds a
- * few hundred entries at most), in the one entry order the ranking used, so they are the same.
+ * Compact, since they are resident from the start: the offspring's row and year, and each group's
+ * mean and median, are not stored. An entry is its offspring's position among the parent's
+ * `progeny` postings, the index of its value among the code's distinct values (a few hundred a
+ * code: one byte at full scale) and its birth year's `annee` code (one byte); a group is its
+ * parent's row, its first entry and its place in the ranking. Means and medians are computed again
+ * from the entries when served (a group holds a few thousand entries at most), summed in the one
+ * entry order the ranking used, so they are the same.
  */
 import { performancesAt } from "./performances.ts"
 import { readValeur, retainedIndex } from "../query/indexValue.ts"

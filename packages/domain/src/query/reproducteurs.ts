@@ -84,9 +84,9 @@ export const reproducteurs = (
     for (const c of codes.success) races[c] = 1
   }
   const { codeGroups, parents, start, ranking, born } = data.progenyColumns
-  const c = code.success
-  const first = codeGroups[c]
-  const end = codeGroups[c + 1]
+  const indice = code.success
+  const first = codeGroups[indice]
+  const end = codeGroups[indice + 1]
   const sexe = SEXES.indexOf(input.sexe ?? REPRODUCTEURS_SEXE_DEFAUT) + 1
   const minimum = input.produits_min ?? PRODUITS_MIN_DEFAUT
   const { limite, offset } = input
@@ -100,7 +100,7 @@ export const reproducteurs = (
       const g = ranking[r]
       const produits = start[g + 1] - start[g]
       if (produits < minimum || !admits(g)) continue
-      if (total >= offset && total < offset + limite) donnees.push(row(data, parents[g], produits, groupSummary(data, c, g)))
+      if (total >= offset && total < offset + limite) donnees.push(row(data, parents[g], produits, groupSummary(data, indice, g)))
       total++
     }
   } else {
@@ -117,7 +117,7 @@ export const reproducteurs = (
       if (kept.length < start[g + 1] - start[g]) kept = new Float64Array(start[g + 1] - start[g])
       let produits = 0
       for (let i = start[g]; i < start[g + 1]; i++) {
-        if (inRange[born[i]] === 1) kept[produits++] = entryValue(data, c, i)
+        if (inRange[born[i]] === 1) kept[produits++] = entryValue(data, indice, i)
       }
       if (produits >= minimum) ranked.push({ group: g, produits, summary: summarize(kept, 0, produits) })
     }
@@ -129,5 +129,5 @@ export const reproducteurs = (
     for (const r of ranked.slice(offset, offset + limite)) donnees.push(row(data, parents[r.group], r.produits, r.summary))
   }
   const links = paginationLinks(REPRODUCTEURS_PATH, query, offset, limite, total)
-  return Result.succeed({ code: dictionaryValue(data.indice.values, c), donnees, pagination: { total, limite, offset, ...links } })
+  return Result.succeed({ code: dictionaryValue(data.indice.values, indice), donnees, pagination: { total, limite, offset, ...links } })
 }
