@@ -38,8 +38,13 @@ export interface ProgenyColumns {
   readonly values: Float64Array
   /** Per group: the parent's row (ascending within a code). */
   readonly parents: Uint32Array
-  /** Group g's entries are `start[g]..start[g + 1]`. */
-  readonly start: Uint32Array
+  /**
+   * Group g's entries are `entryStart(g)..entryStart(g + 1)`: its block's first entry
+   * (`blockStart[g >> GROUP_BLOCK_BITS]`) plus its own offset in the block (`groupStart[g]`, two
+   * bytes where a block of 32 groups holds fewer than 65 536 entries, as at full scale).
+   */
+  readonly blockStart: Uint32Array
+  readonly groupStart: Uint8Array | Uint16Array | Uint32Array
   /** Per entry: the offspring's position among its parent's `progeny` postings. */
   readonly offspring: Uint8Array | Uint16Array | Uint32Array
   /** Per entry: the index of its value among its code's values. */
@@ -80,12 +85,20 @@ export const summarize = (sorted: ArrayLike<number>, from: number, count: number
   return { moyenne: round2(sum / count), mediane: round2(mediane), maximum: sorted[from] }
 }
 
+/** Groups per block of `ProgenyColumns.blockStart`, as a power of two. */
+export const GROUP_BLOCK_BITS = 5
+
+/** The first entry of group `g` (`g` = the number of groups: the end of the last). */
+export const entryStart = (columns: ProgenyColumns, g: number): number =>
+  columns.blockStart[g >>> GROUP_BLOCK_BITS] + columns.groupStart[g]
+
 /** The values of group `g` of `code`, in entry order (descending), into `into` (at least the group's length). */
 export const groupValues = (columns: ProgenyColumns, code: number, g: number, into: Float64Array): number => {
-  const { start, value, values } = columns
+  const { value, values } = columns
   const base = columns.valueStart[code]
+  const end = entryStart(columns, g + 1)
   let n = 0
-  for (let i = start[g]; i < start[g + 1]; i++) into[n++] = values[base + value[i]]
+  for (let i = entryStart(columns, g); i < end; i++) into[n++] = values[base + value[i]]
   return n
 }
 
@@ -318,6 +331,19 @@ const buildCode = (
   return { values: Float64Array.from(table), parents, counts, offspring, value: entryValue, born, ranking, discipline }
 }
 
+/** Each group's first entry as its block's and its offset in the block (see `ProgenyColumns.blockStart`). */
+const blocks = (start: Uint32Array): Pick<ProgenyColumns, "blockStart" | "groupStart"> => {
+  const blockStart = new Uint32Array(((start.length - 1) >>> GROUP_BLOCK_BITS) + 1)
+  for (let b = 0; b < blockStart.length; b++) blockStart[b] = start[b << GROUP_BLOCK_BITS]
+  const offsets = new Uint32Array(start.length)
+  let widest = 0
+  for (let g = 0; g < start.length; g++) {
+    offsets[g] = start[g] - blockStart[g >>> GROUP_BLOCK_BITS]
+    widest = Math.max(widest, offsets[g])
+  }
+  return { blockStart, groupStart: narrow(offsets, widest + 1) }
+}
+
 /** Lays the codes' columns one after the other, each array as narrow as its values allow. */
 const lay = (perCode: ReadonlyArray<CodeColumns | undefined>, disciplineCount: number, yearCount: number, maxProgeny: number): ProgenyColumns => {
   const codes = perCode.length
@@ -364,7 +390,7 @@ const lay = (perCode: ReadonlyArray<CodeColumns | undefined>, disciplineCount: n
     valueStart,
     values,
     parents,
-    start,
+    ...blocks(start),
     offspring: narrow(offspring, maxProgeny),
     value: narrow(value, widestValues),
     born: narrow(born, yearCount),

@@ -5,7 +5,7 @@
  */
 import { lowerBound } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
-import { groupValues, type Summary, summarize } from "../dataset/progenyColumns.ts"
+import { entryStart, groupValues, type Summary, summarize } from "../dataset/progenyColumns.ts"
 import { idOf } from "./record.ts"
 
 /** Two rows by the text of their id. */
@@ -39,7 +39,7 @@ let scratch = new Float64Array(256)
 
 /** Mean, median and maximum of group `g` of `code` (as the ranking computed them). */
 export const groupSummary = (data: DatasetData, code: number, g: number): Summary => {
-  const { start } = data.progenyColumns
-  if (scratch.length < start[g + 1] - start[g]) scratch = new Float64Array(start[g + 1] - start[g])
+  const count = entryStart(data.progenyColumns, g + 1) - entryStart(data.progenyColumns, g)
+  if (scratch.length < count) scratch = new Float64Array(count)
   return summarize(scratch, 0, groupValues(data.progenyColumns, code, g, scratch))
 }

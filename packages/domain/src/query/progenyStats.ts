@@ -7,6 +7,7 @@ import { wordsFor } from "../dataset/bits.ts"
 import { dictionarySize, dictionaryValue, postingsOf } from "../dataset/columns.ts"
 import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
 import { performancesAt } from "../dataset/performances.ts"
+import { entryStart } from "../dataset/progenyColumns.ts"
 import type { IndiceDescendance, MeilleurProduit, StatistiquesDescendance } from "../schemas/progeny.ts"
 import { parentReference } from "./descendance.ts"
 import { retainedIndex } from "./indexValue.ts"
@@ -83,8 +84,8 @@ export const statistiquesDescendance = (data: DatasetData, row: number): Statist
     valued.push(g)
     const label = dictionaryValue(data.indice.values, code)
     const discipline = columns.disciplines[code]
-    const from = columns.start[g]
-    const count = columns.start[g + 1] - from
+    const from = entryStart(columns, g)
+    const count = entryStart(columns, g + 1) - from
     const meilleurs: Array<MeilleurProduit> = []
     for (let i = from; i < from + Math.min(count, MEILLEURS); i++) {
       meilleurs.push(meilleur(data, entryRow(data, g, i), entryValue(data, code, i), label))
@@ -118,7 +119,7 @@ export const statistiquesDescendance = (data: DatasetData, row: number): Statist
     par_race: topByFrequency(data.race.values, races, races.length),
     avec_indices: countDistinct(data, (visit) => {
       for (const g of valued) {
-        for (let i = columns.start[g]; i < columns.start[g + 1]; i++) visit(entryRow(data, g, i))
+        for (let i = entryStart(columns, g); i < entryStart(columns, g + 1); i++) visit(entryRow(data, g, i))
       }
     }),
     indices

@@ -8,7 +8,7 @@
 import { Result } from "effect"
 import { dictionarySize, dictionaryValue } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
-import { type Summary, summarize } from "../dataset/progenyColumns.ts"
+import { entryStart, type Summary, summarize } from "../dataset/progenyColumns.ts"
 import type { Reproducteur, Reproducteurs } from "../schemas/progeny.ts"
 import { SEXES } from "../vocabulary.ts"
 import { InvalidParameter, type QueryResult } from "./errors.ts"
@@ -83,7 +83,8 @@ export const reproducteurs = (
     races = new Uint8Array(dictionarySize(data.race.values))
     for (const c of codes.success) races[c] = 1
   }
-  const { codeGroups, parents, start, ranking, born } = data.progenyColumns
+  const columns = data.progenyColumns
+  const { codeGroups, parents, ranking, born } = columns
   const indice = code.success
   const first = codeGroups[indice]
   const end = codeGroups[indice + 1]
@@ -98,7 +99,7 @@ export const reproducteurs = (
   if (input.annee_min === undefined && input.annee_max === undefined) {
     for (let r = first; r < end; r++) {
       const g = ranking[r]
-      const produits = start[g + 1] - start[g]
+      const produits = entryStart(columns, g + 1) - entryStart(columns, g)
       if (produits < minimum || !admits(g)) continue
       if (total >= offset && total < offset + limite) donnees.push(row(data, parents[g], produits, groupSummary(data, indice, g)))
       total++
@@ -113,10 +114,12 @@ export const reproducteurs = (
     const ranked: Array<Ranked> = []
     let kept = new Float64Array(64)
     for (let g = first; g < end; g++) {
-      if (start[g + 1] - start[g] < minimum || !admits(g)) continue
-      if (kept.length < start[g + 1] - start[g]) kept = new Float64Array(start[g + 1] - start[g])
+      const from = entryStart(columns, g)
+      const to = entryStart(columns, g + 1)
+      if (to - from < minimum || !admits(g)) continue
+      if (kept.length < to - from) kept = new Float64Array(to - from)
       let produits = 0
-      for (let i = start[g]; i < start[g + 1]; i++) {
+      for (let i = from; i < to; i++) {
         if (inRange[born[i]] === 1) kept[produits++] = entryValue(data, indice, i)
       }
       if (produits >= minimum) ranked.push({ group: g, produits, summary: summarize(kept, 0, produits) })
