@@ -23,6 +23,8 @@ const FAMILIES = [
   "consanguinite",
   "accouplement",
   "genetique",
+  "descendanceStatistiques",
+  "reproducteurs",
   "etalons",
   "explorer/list",
   "explorer/stats",

@@ -5,7 +5,18 @@
  * call, so both make the same bytes. A new kind of work is one member of `Execution` (or of
  * `PageExecution`) and one case of `answer` (or of `renderPage`), and one entry of `warmUpWork`.
  */
-import { type DatasetData, dictionarySize, dictionaryValue, type EtalonsQuery, idOf, type ListQuery, nomOf, type RepartitionQuery, type SearchQuery } from "@equides/domain"
+import {
+  type DatasetData,
+  dictionarySize,
+  dictionaryValue,
+  type EtalonsQuery,
+  idOf,
+  type ListQuery,
+  nomOf,
+  type RepartitionQuery,
+  type ReproducteursQuery,
+  type SearchQuery
+} from "@equides/domain"
 import { answer, type Execution } from "@equides/domain/answers"
 import { Result } from "effect"
 import { type PageExecution, renderPage } from "../explorer/pages.ts"
@@ -65,8 +76,10 @@ export const warmUpWork = (data: DatasetData): ReadonlyArray<Work> => {
   const id = idOf(data, subject)
   const race = dictionarySize(data.race.values) > 1 ? dictionaryValue(data.race.values, 1) : ""
   const letters = nomOf(data, subject).slice(0, 2)
+  const code = dictionarySize(data.indice.values) > 1 ? dictionaryValue(data.indice.values, 1) : ""
   const list = (query: Record<string, unknown>, url: string): Work => ({ endpoint: "list", query: query as ListQuery, url })
   const breakdown = (query: Record<string, unknown>): Work => ({ endpoint: "repartition", query: query as RepartitionQuery })
+  const ranking = (query: Record<string, unknown>, url: string): Work => ({ endpoint: "reproducteurs", query: query as ReproducteursQuery, url })
   return [
     list({ race: [race], tri: "-annee" }, `/v1/equides?race=${encodeURIComponent(race)}&tri=-annee`),
     list({ sexe: ["Femelle"], annee_min: 2000, tri: "nom", vue: "complet" }, "/v1/equides?sexe=Femelle&annee_min=2000&tri=nom&vue=complet"),
@@ -79,6 +92,9 @@ export const warmUpWork = (data: DatasetData): ReadonlyArray<Work> => {
     { endpoint: "consanguinite", row: subject, generations: 12 },
     { endpoint: "accouplement", pere: sire, mere: dam === sire ? subject : dam, generations: 12 },
     { endpoint: "genetique", request: { kind: "equide", row: subject } },
+    { endpoint: "descendanceStatistiques", row: sire },
+    ranking({ code }, `/v1/stats/reproducteurs?code=${encodeURIComponent(code)}`),
+    ranking({ code, annee_min: 2000 }, `/v1/stats/reproducteurs?code=${encodeURIComponent(code)}&annee_min=2000`),
     { endpoint: "etalons", mere: dam, query: { mere: idOf(data, dam) } as EtalonsQuery, url: `/v1/accouplements/etalons?mere=${idOf(data, dam)}` },
     { page: "list", url: `/explorer/equides?race=${encodeURIComponent(race)}&sexe=Male` },
     { page: "stats", url: "/explorer/stats" },
