@@ -23,8 +23,8 @@
  */
 import { performancesAt } from "./performances.ts"
 import { readValeur, retainedIndex } from "../query/indexValue.ts"
-import { dictionarySize, dictionaryValue, dictionaryValues, type Postings, postingsCount } from "./columns.ts"
-import type { DatasetData } from "./DatasetData.ts"
+import { type Dictionary, type Dimension, dictionarySize, dictionaryValue, dictionaryValues, type Postings, postingsCount } from "./columns.ts"
+import type { PerformanceColumn } from "./performances.ts"
 import { encodeId, ID_ALPHABET, ID_BYTES } from "./ids.ts"
 import { narrow, temporary } from "./build/growable.ts"
 
@@ -59,10 +59,25 @@ export interface ProgenyColumns {
   readonly ranking: Uint32Array
 }
 
-/** What the build reads of a Dataset (all of it computed before these columns, in `finish`), and each row's parents. */
-export interface ProgenySource
-  extends Pick<DatasetData, "size" | "ids" | "performances" | "indice" | "discipline" | "annee" | "progeny" | "byName" | "nameRank" | "nameKey">
-{
+/** Rows in folded-name order and their ranks, as `DatasetData` has them (the sorts' ties). */
+export interface NameOrder {
+  readonly size: number
+  readonly ids: Uint8Array
+  readonly byName: Uint32Array
+  readonly nameRank: Uint32Array
+  readonly nameKey: Uint32Array
+}
+
+/**
+ * What the build reads of a Dataset (`DatasetData`'s fields of these names, all computed before
+ * these columns in `finish`), and each row's parents (`links.pere.row`, `links.mere.row`).
+ */
+export interface ProgenySource extends NameOrder {
+  readonly performances: PerformanceColumn
+  readonly indice: { readonly values: Dictionary; readonly rows: Postings }
+  readonly discipline: { readonly values: Dictionary }
+  readonly annee: Dimension
+  readonly progeny: Postings
   readonly pere: Int32Array
   readonly mere: Int32Array
 }
@@ -132,7 +147,7 @@ const idText = (ids: Uint8Array, row: number): string => encodeId(ids, row * ID_
  * their text made only where those agree). `atRow` is scratch of `size` (row → its index).
  */
 export const byDescendingThenName = (
-  data: Pick<DatasetData, "size" | "ids" | "byName" | "nameRank" | "nameKey">,
+  data: NameOrder,
   rows: Uint32Array,
   ranks: ArrayLike<number>,
   atRow: Uint32Array
