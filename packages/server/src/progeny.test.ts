@@ -6,7 +6,7 @@
 import { assert, layer } from "@effect/vitest"
 import { fromRecords, makeApiClient, Reproducteurs, type SourceRecord, StatistiquesDescendance } from "@equides/domain"
 import { idN } from "@equides/domain/testing"
-import { Effect, Layer, Logger } from "effect"
+import { Effect } from "effect"
 import { shape } from "./testing/family.ts"
 import { call, testServer } from "./testing/server.ts"
 
@@ -180,22 +180,5 @@ layer(testServer(fromRecords(RECORDS), { settings: { workers: 1 } }), { timeout:
       assert.strictEqual((yield* call(STATS)).json.indices[0].moyenne, 120)
       assert.strictEqual((yield* call(RANKING)).json.pagination.total, 2)
       assert.strictEqual((yield* call("/v1/stats/reproducteurs?code=ISX")).json.parametre, "code")
-    }))
-})
-
-const lines: Array<string> = []
-const logged = testServer(fromRecords(RECORDS)).pipe(
-  Layer.provide(Logger.layer([Logger.make(({ logLevel, message }) => lines.push(`${logLevel} ${String(message)}`))]))
-)
-
-layer(logged)("progeny columns log", (it) => {
-  it.effect("a code's columns built on first use are logged once, at info", () =>
-    Effect.gen(function*() {
-      yield* call(RANKING)
-      yield* call(`${RANKING}&annee_min=2000`)
-      yield* call(STATS)
-      const builds = lines.filter((line) => line.includes("Colonnes"))
-      assert.lengthOf(builds, 1)
-      assert.match(builds[0]!, /^Info Colonnes de l'indice ISO construites en \d+ ms \(4 valeurs de produits\)$/)
     }))
 })

@@ -33,9 +33,6 @@ export { jsonEncoder, jsonTextEncoder } from "./json.ts"
 export { descendanceBody } from "./descendanceBody.ts"
 export { pedigreeBody } from "./pedigreeBody.ts"
 
-/** The per-code columns this thread built since the last call, to be logged. */
-export { type ColumnsBuild, takeColumnsBuilds } from "../query/progenyColumns.ts"
-
 /** What queries build on first use (folded dictionaries, referentials), built now: call it before serving. */
 export { prepareQueries } from "../query/suggest.ts"
 import { PageEquides, type Pagination, type Suggestion, Suggestions } from "../schemas/lists.ts"

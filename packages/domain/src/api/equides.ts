@@ -149,7 +149,7 @@ export class EquidesApi extends HttpApiGroup.make("equides")
       .annotateMerge(bytesEstimate(() => ROW_BYTES.statistiquesDescendance))
       .annotateMerge(documented(idPath))
       // Full scale, once a code's columns are built: p50 0.84 ms, p99 4.7 ms for the sire with the most offspring
-      // (docs/performance.md, issue 29); a code's first use builds its columns (0.3–0.85 s, logged).
+      // (docs/performance.md, issue 29); every code's columns are built with the Dataset.
       .annotateMerge(executionCost(1))
       .annotateMerge(OpenApi.annotations({
       summary: "Statistiques des produits directs",

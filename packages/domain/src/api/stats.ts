@@ -73,10 +73,17 @@ export class StatsApi extends HttpApiGroup.make("stats")
         if (indice === undefined) return undefined
         const url = `/v1/stats/reproducteurs?code=${encodeURIComponent(indice)}&produits_min=1&limite=3`
         return { url, execution: { endpoint: "reproducteurs", query: { code: indice, produits_min: 1, limite: 3 }, url } }
+      }, {
+        // Year bounds take another path (each parent's entries filtered, then summarised).
+        warms: ({ indice }) => {
+          if (indice === undefined) return []
+          const url = `/v1/stats/reproducteurs?code=${encodeURIComponent(indice)}&annee_min=2000`
+          return [{ endpoint: "reproducteurs", query: { code: indice, annee_min: 2000 }, url }]
+        }
       }))
       .annotateMerge(bytesEstimate((query) => ROW_BYTES.reproducteur * intOr(query.limite, DEFAULT_LIMITE, MIN_LIMITE, MAX_LIMITE)))
       .annotateMerge(documented(reproducteursQuery))
-      // Full scale, once the code's columns are built: p50 0.44 ms, p99 6 ms (docs/performance.md, issue 29).
+      // Full scale: p50 0.44 ms, p99 6 ms (docs/performance.md, issue 29); the columns are built with the Dataset.
       .annotateMerge(executionCost(1))
       .annotateMerge(OpenApi.annotations({
       summary: "Reproducteurs classés par l'indice de leurs produits",

@@ -1,6 +1,7 @@
 import type { Dictionary, Dimension, Postings, StringArena, Vocabulary } from "./columns.ts"
 import type { GeneticColumns } from "../genetics/columns.ts"
 import type { PerformanceColumn } from "./performances.ts"
+import type { ProgenyColumns } from "./progenyColumns.ts"
 
 /** A year column's marker for "no birth year". */
 export const NO_YEAR = -2147483648
@@ -170,4 +171,6 @@ export interface DatasetData {
   readonly names: TokenIndex
   /** F, t, complete generations and longest line of every row, over the whole pedigree (design §6). */
   readonly genetics: GeneticColumns
+  /** Every index code's offspring values grouped by parent, and the parents' ranking (issue 29). */
+  readonly progenyColumns: ProgenyColumns
 }

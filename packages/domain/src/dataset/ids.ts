@@ -2,9 +2,10 @@
  * Registry identifiers: a UUID as 16 bytes in unpadded base64url, 22 characters. Canonical means
  * that re-encoding the 16 bytes gives the same text (so the last character is one of `A Q g w`).
  */
-const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+/** The digits of an id's text (base64url), by value. */
+export const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 const DECODE = new Int8Array(128).fill(-1)
-for (let i = 0; i < ALPHABET.length; i++) DECODE[ALPHABET.charCodeAt(i)] = i
+for (let i = 0; i < ID_ALPHABET.length; i++) DECODE[ID_ALPHABET.charCodeAt(i)] = i
 
 export const ID_LENGTH = 22
 export const ID_BYTES = 16
@@ -67,10 +68,10 @@ export const encodeId = (bytes: Uint8Array, offset: number): string => {
     bits += 8
     while (bits >= 6) {
       bits -= 6
-      text += ALPHABET[(acc >>> bits) & 0x3f]
+      text += ID_ALPHABET[(acc >>> bits) & 0x3f]
     }
   }
-  return text + ALPHABET[(acc << (6 - bits)) & 0x3f]
+  return text + ID_ALPHABET[(acc << (6 - bits)) & 0x3f]
 }
 
 const scratch = new Uint8Array(ID_BYTES)

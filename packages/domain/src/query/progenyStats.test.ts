@@ -6,7 +6,6 @@ import { StatistiquesDescendance } from "../schemas/progeny.ts"
 import { compareText, INDEX_CODES, naiveRows } from "../testing/arbitraries.ts"
 import { idN } from "../testing/ids.ts"
 import { family, MARE, naiveDiscipline, naiveParents, naiveSummary, naiveValue, SIRE, valuedRecordsArbitrary } from "./progeny.fixtures.ts"
-import { takeColumnsBuilds } from "./progenyColumns.ts"
 import { statistiquesDescendance } from "./progenyStats.ts"
 import { rowOf } from "./record.fixtures.ts"
 
@@ -66,17 +65,6 @@ describe("statistiquesDescendance", () => {
       avec_indices: 0,
       indices: []
     })
-  })
-
-  it("builds only the columns of codes its offspring carry", () => {
-    const fresh = buildDataset(family)
-    takeColumnsBuilds()
-    statistiquesDescendance(fresh, rowOf(fresh, idN(17)))
-    expect(takeColumnsBuilds()).toEqual([])
-    statistiquesDescendance(fresh, rowOf(fresh, MARE))
-    expect(takeColumnsBuilds().map((b) => b.code).sort()).toEqual(["BTR", "ISO"])
-    expect(statistiquesDescendance(fresh, rowOf(fresh, SIRE)).indices.map((i) => i.code)).toEqual(["ISO", "BTR", "IDR"])
-    expect(takeColumnsBuilds().map((b) => b.code)).toEqual(["IDR"])
   })
 
   it("matches a naive model on random datasets, and encodes as its schema", () => {

@@ -1,17 +1,18 @@
 /**
  * GET /v1/equides/{id}/descendance/statistiques: one parent's direct offspring counted by year,
  * sex and breed, its grand-offspring, and per index code the offspring's values (mean, median,
- * maximum, best five), read from the per-code columns (`progenyColumns.ts`).
+ * maximum, best five), read from the Dataset's per-code columns (`progenyColumns.ts`).
  */
 import { wordsFor } from "../dataset/bits.ts"
-import { dictionarySize, postingsOf } from "../dataset/columns.ts"
+import { dictionarySize, dictionaryValue, postingsOf } from "../dataset/columns.ts"
 import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
 import { performancesAt } from "../dataset/performances.ts"
+import { entryStart } from "../dataset/progenyColumns.ts"
 import type { IndiceDescendance, MeilleurProduit, StatistiquesDescendance } from "../schemas/progeny.ts"
 import { parentReference } from "./descendance.ts"
 import { retainedIndex } from "./indexValue.ts"
 import { memoPer } from "./memo.ts"
-import { groupOf, progenyColumns, rowCodes } from "./progenyColumns.ts"
+import { entryRow, entryValue, groupOf, groupSummary } from "./progenyColumns.ts"
 import { idOf, nomOf, raceOf, sexeOf } from "./record.ts"
 import { topByFrequency } from "./referential.ts"
 
@@ -72,33 +73,31 @@ export const statistiquesDescendance = (data: DatasetData, row: number): Statist
     races[data.race.codes[child]]++
   }
 
-  // The codes the offspring carry: only their columns are read (and built on first use).
-  const carried = new Uint8Array(dictionarySize(data.indice.values))
-  const codesOf = rowCodes(data)
-  for (let i = 0; i < produits.length; i++) {
-    for (let j = codesOf.offsets[produits[i]]; j < codesOf.offsets[produits[i] + 1]; j++) carried[codesOf.rows[j]] = 1
-  }
+  // Every code's columns are the Dataset's: a parent's group in each is one binary search.
+  const columns = data.progenyColumns
   const indices: Array<IndiceDescendance> = []
-  const valued: Array<Uint32Array> = []
+  // The groups found, to count the offspring holding any value once.
+  const valued: Array<number> = []
   for (let code = 1; code < dictionarySize(data.indice.values); code++) {
-    if (carried[code] === 0) continue
-    const columns = progenyColumns(data, code)
-    const g = groupOf(columns, row)
+    const g = groupOf(data, code, row)
     if (g < 0) continue
-    const from = columns.start[g]
-    const count = columns.start[g + 1] - from
-    valued.push(columns.offspring.subarray(from, from + count))
+    valued.push(g)
+    const label = dictionaryValue(data.indice.values, code)
+    const discipline = columns.disciplines[code]
+    const from = entryStart(columns, g)
+    const count = entryStart(columns, g + 1) - from
     const meilleurs: Array<MeilleurProduit> = []
     for (let i = from; i < from + Math.min(count, MEILLEURS); i++) {
-      meilleurs.push(meilleur(data, columns.offspring[i], columns.values[i], columns.code))
+      meilleurs.push(meilleur(data, entryRow(data, g, i), entryValue(data, code, i), label))
     }
+    const { moyenne, mediane, maximum } = groupSummary(data, code, g)
     indices.push({
-      code: columns.code,
-      ...(columns.discipline === undefined ? {} : { discipline: columns.discipline }),
+      code: label,
+      ...(discipline === 0 ? {} : { discipline: dictionaryValue(data.discipline.values, discipline) }),
       produits: count,
-      moyenne: columns.moyenne[g],
-      mediane: columns.mediane[g],
-      maximum: columns.values[from],
+      moyenne,
+      mediane,
+      maximum,
       meilleurs
     })
   }
@@ -119,7 +118,9 @@ export const statistiquesDescendance = (data: DatasetData, row: number): Statist
     par_sexe: topByFrequency(data.sexe.values, sexes, sexes.length),
     par_race: topByFrequency(data.race.values, races, races.length),
     avec_indices: countDistinct(data, (visit) => {
-      for (const list of valued) for (let i = 0; i < list.length; i++) visit(list[i])
+      for (const g of valued) {
+        for (let i = entryStart(columns, g); i < entryStart(columns, g + 1); i++) visit(entryRow(data, g, i))
+      }
     }),
     indices
   }

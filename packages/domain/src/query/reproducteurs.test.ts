@@ -9,7 +9,6 @@ import { compareText, INDEX_CODES, naiveRows, RACES, YEARS } from "../testing/ar
 import { idN } from "../testing/ids.ts"
 import { foldValue } from "../text/fold.ts"
 import { family, naiveParents, naiveSummary, naiveValue, SIRE, valuedRecordsArbitrary } from "./progeny.fixtures.ts"
-import { takeColumnsBuilds } from "./progenyColumns.ts"
 import { reproducteurs, type ReproducteursInput } from "./reproducteurs.ts"
 
 const ranked = (data: DatasetData, input: Partial<ReproducteursInput>, query: ReadonlyArray<readonly [string, string]> = []) => {
@@ -97,18 +96,6 @@ describe("reproducteurs", () => {
     expect(unknown.indice).toMatch(/^valeurs les plus proches : «\u00a0ISO\u00a0».* ; valeurs admises : \/v1\/referentiels\/codes_indice$/)
     expect(refusal(data, { code: "ISO,BTR" }).parametre).toBe("code")
     expect(refusal(data, { race: ["Selle Francai"] }).parametre).toBe("race")
-  })
-
-  it("builds a code's columns once, and reports the build once", () => {
-    const fresh = buildDataset(family)
-    takeColumnsBuilds()
-    ranked(fresh, {})
-    ranked(fresh, { annee_min: 2000 })
-    const builds = takeColumnsBuilds()
-    expect(builds.map((b) => [b.code, b.entries])).toEqual([["ISO", 9]])
-    expect(builds[0].millis).toBeGreaterThanOrEqual(0)
-    ranked(fresh, {})
-    expect(takeColumnsBuilds()).toEqual([])
   })
 
   it("matches a naive model on random datasets, and encodes as its schema", () => {

@@ -1,19 +1,20 @@
 /**
  * GET /v1/stats/reproducteurs: parents ranked by their offspring's values of one index code, read
- * from the code's columns (`progenyColumns.ts`). Without year bounds each parent's summary and the
- * order are the build's, and a request walks the ranking; with bounds the parents' entries are
- * summarized again over the offspring born in the range, and the parents kept are sorted.
+ * from the code's columns (`progenyColumns.ts`, built with the Dataset). Without year bounds the
+ * order is the build's, a request walks the ranking and summarizes the parents it serves; with
+ * bounds the parents' entries are summarized over the offspring born in the range, and the parents
+ * kept are sorted.
  */
 import { Result } from "effect"
 import { dictionarySize, dictionaryValue } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
-import { NO_YEAR } from "../dataset/DatasetData.ts"
+import { entryStart, type Summary, summarize } from "../dataset/progenyColumns.ts"
 import type { Reproducteur, Reproducteurs } from "../schemas/progeny.ts"
 import { SEXES } from "../vocabulary.ts"
 import { InvalidParameter, type QueryResult } from "./errors.ts"
 import { admittedHint, resolveCodes } from "./filters.ts"
 import { paginationLinks } from "./paginate.ts"
-import { compareIds, progenyColumns, type Summary, summarize } from "./progenyColumns.ts"
+import { compareIds, entryValue, groupSummary } from "./progenyColumns.ts"
 import { resume } from "./record.ts"
 
 export const REPRODUCTEURS_PATH = "/v1/stats/reproducteurs"
@@ -82,8 +83,11 @@ export const reproducteurs = (
     races = new Uint8Array(dictionarySize(data.race.values))
     for (const c of codes.success) races[c] = 1
   }
-  const columns = progenyColumns(data, code.success)
-  const { parents, start, values, years } = columns
+  const columns = data.progenyColumns
+  const { codeGroups, parents, ranking, born } = columns
+  const indice = code.success
+  const first = codeGroups[indice]
+  const end = codeGroups[indice + 1]
   const sexe = SEXES.indexOf(input.sexe ?? REPRODUCTEURS_SEXE_DEFAUT) + 1
   const minimum = input.produits_min ?? PRODUITS_MIN_DEFAUT
   const { limite, offset } = input
@@ -93,25 +97,30 @@ export const reproducteurs = (
   const donnees: Array<Reproducteur> = []
   let total = 0
   if (input.annee_min === undefined && input.annee_max === undefined) {
-    for (const g of columns.ranking) {
-      const produits = start[g + 1] - start[g]
+    for (let r = first; r < end; r++) {
+      const g = ranking[r]
+      const produits = entryStart(columns, g + 1) - entryStart(columns, g)
       if (produits < minimum || !admits(g)) continue
-      if (total >= offset && total < offset + limite) {
-        donnees.push(row(data, parents[g], produits, { moyenne: columns.moyenne[g], mediane: columns.mediane[g], maximum: values[start[g]] }))
-      }
+      if (total >= offset && total < offset + limite) donnees.push(row(data, parents[g], produits, groupSummary(data, indice, g)))
       total++
     }
   } else {
-    const low = input.annee_min ?? NO_YEAR + 1
-    const high = input.annee_max ?? 2147483647
+    // The `annee` codes of the years in the range (code 0, no year, never is).
+    const inRange = new Uint8Array(dictionarySize(data.annee.values))
+    for (let code = 1; code < inRange.length; code++) {
+      const year = Number(dictionaryValue(data.annee.values, code))
+      inRange[code] = year >= (input.annee_min ?? -Infinity) && year <= (input.annee_max ?? Infinity) ? 1 : 0
+    }
     const ranked: Array<Ranked> = []
     let kept = new Float64Array(64)
-    for (let g = 0; g < parents.length; g++) {
-      if (start[g + 1] - start[g] < minimum || !admits(g)) continue
-      if (kept.length < start[g + 1] - start[g]) kept = new Float64Array(start[g + 1] - start[g])
+    for (let g = first; g < end; g++) {
+      const from = entryStart(columns, g)
+      const to = entryStart(columns, g + 1)
+      if (to - from < minimum || !admits(g)) continue
+      if (kept.length < to - from) kept = new Float64Array(to - from)
       let produits = 0
-      for (let i = start[g]; i < start[g + 1]; i++) {
-        if (years[i] !== NO_YEAR && years[i] >= low && years[i] <= high) kept[produits++] = values[i]
+      for (let i = from; i < to; i++) {
+        if (inRange[born[i]] === 1) kept[produits++] = entryValue(data, indice, i)
       }
       if (produits >= minimum) ranked.push({ group: g, produits, summary: summarize(kept, 0, produits) })
     }
@@ -123,5 +132,5 @@ export const reproducteurs = (
     for (const r of ranked.slice(offset, offset + limite)) donnees.push(row(data, parents[r.group], r.produits, r.summary))
   }
   const links = paginationLinks(REPRODUCTEURS_PATH, query, offset, limite, total)
-  return Result.succeed({ code: columns.code, donnees, pagination: { total, limite, offset, ...links } })
+  return Result.succeed({ code: dictionaryValue(data.indice.values, indice), donnees, pagination: { total, limite, offset, ...links } })
 }

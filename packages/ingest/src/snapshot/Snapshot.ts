@@ -159,6 +159,8 @@ export const datasetShape = (): Shape => {
 export const BUILDER_SOURCES: ReadonlyArray<string> = [
   "packages/domain/src/dataset",
   "packages/domain/src/genetics",
+  // What an offspring's value of an index code is (read into `progenyColumns` at load).
+  "packages/domain/src/query/indexValue.ts",
   "packages/domain/src/text",
   "packages/domain/src/vocabulary.ts",
   "packages/ingest/src/source",

@@ -14,7 +14,6 @@ import { Context, Effect, Layer, Option } from "effect"
 import { Settings } from "../config.ts"
 import type { PageExecution, Rendered } from "../explorer/pages.ts"
 import { type Registry, Telemetry } from "../telemetry.ts"
-import { logColumnsBuilds } from "./columnsLog.ts"
 import { QueryPool, type WorkerSpec } from "./QueryPool.ts"
 import { familyOf, isPage, isParquet, type Outcome, perform, type Work, warmUp } from "./work.ts"
 
@@ -39,7 +38,7 @@ const inline = (data: DatasetData, registry: Registry): Run => {
       const outcome = perform(data, work)
       registry.recordExecution(familyOf(work), (performance.now() - started) / 1000)
       return outcome
-    }).pipe(Effect.tap(() => logColumnsBuilds))
+    })
 }
 
 /** Every work in the calling thread (`WORKERS=0`): every family run once first, as a query worker does. */

@@ -6,9 +6,7 @@
 import type { DatasetData } from "@equides/domain"
 import { prepareQueries } from "@equides/domain/answers"
 import { attachDataset } from "@equides/ingest/shared"
-import { Effect } from "effect"
 import { parentPort } from "node:worker_threads"
-import { logColumnsBuilds } from "./columnsLog.ts"
 import type { Reply, Request } from "./protocol.ts"
 import { giveWayToMainThread } from "./threadPriority.ts"
 import { type perform, warmUp } from "./work.ts"
@@ -60,7 +58,6 @@ export const serveQueries = (run: typeof perform): void => {
     if (outcome.kind === "body") reply({ kind: "body", id, status: outcome.status, body: outcome.body, ms }, [outcome.body.buffer as ArrayBuffer])
     else if (outcome.kind === "refused") reply({ kind: "refused", id, refusal: outcome.refusal, ms })
     else reply({ ...outcome, id })
-    Effect.runSync(logColumnsBuilds)
     collectYoung?.()
   })
 }

@@ -5,6 +5,7 @@
  * sorted indexes. It handles no record object and, apart from the final dictionaries, no string.
  */
 import { geneticColumns } from "../../genetics/columns.ts"
+import { buildProgenyColumns } from "../progenyColumns.ts"
 import { bitsOfLists } from "../bits.ts"
 import { type Dimension, dictionarySize, type Postings, type StringArena } from "../columns.ts"
 import { type Anomalies, type DatasetData, LINK_NAME_OF_ROW, type LinkColumn, NO_ROW, NO_YEAR, type Provenance } from "../DatasetData.ts"
@@ -12,7 +13,7 @@ import { SEXES } from "../../vocabulary.ts"
 import { encodeId, ID_BYTES } from "../ids.ts"
 import { tableOfDistinct } from "../idTable.ts"
 import { LINK_KEYS } from "../SourceRecord.ts"
-import { ArenaBuilder, Growable, temporary } from "./growable.ts"
+import { ArenaBuilder, Growable, narrow, temporary } from "./growable.ts"
 import { byRank, cumulativeCodes, denseCodes, prefixSets, tokensByLength } from "./bitIndexes.ts"
 import { GrowingIdTable } from "./GrowingIdTable.ts"
 import { linkNameExceptions } from "../linkNames.ts"
@@ -113,10 +114,6 @@ const dimension = (values: ReadonlyArray<string>, codes: Uint8Array | Uint16Arra
   const rows = groupByCode(codes, values.length)
   return { ...vocabularyOf(values), codes, rows, dense: denseCodes(rows, codes.length) }
 }
-
-/** Narrowest unsigned array able to hold every code below `count`. */
-const narrow = (codes: Uint32Array, count: number): Uint8Array | Uint16Array | Uint32Array =>
-  count <= 0x100 ? Uint8Array.from(codes) : count <= 0x10000 ? Uint16Array.from(codes) : codes
 
 export class DatasetAssembler {
   #size = 0
@@ -365,6 +362,13 @@ export class DatasetAssembler {
 
     const prefixes = prefixSets(names.tokens, tokenRows, size)
     const byYear = orderByYear(annee.codes, dictionarySize(annee.values))
+    const withStrings = { ...performances, strings: summary.performanceStrings }
+    const discipline = { ...vocabularyOf(summary.discipline), rows: invert(rowDisciplines, summary.discipline.length) }
+    const indice = { ...vocabularyOf(summary.indice), rows: invert(rowIndices, summary.indice.length) }
+    const progenyColumns = buildProgenyColumns(
+      { size, ids, performances: withStrings, indice, discipline, annee, pere: pere.row, mere: mere.row, progeny, byName, nameRank, nameKey },
+      rowIndices
+    )
     onGenetics?.()
     const genetics = geneticColumns({ sire: pere.row, dam: mere.row })
 
@@ -379,15 +383,15 @@ export class DatasetAssembler {
       slugDeduced: this.#slugDeduced.final(),
       filiation: this.#filiation.finish(),
       filiationSpelled: this.#filiationSpelled.final(),
-      performances: { ...performances, strings: summary.performanceStrings },
+      performances: withStrings,
       race: dimension(summary.race, narrow(this.#race.final(), summary.race.length)),
       robe: dimension(summary.robe, narrow(this.#robe.final(), summary.robe.length)),
       sexe: dimension(["", ...SEXES], this.#sexe.final()),
       statut: dimension(summary.statut, narrow(this.#statut.final(), summary.statut.length)),
       annee,
       year,
-      discipline: { ...vocabularyOf(summary.discipline), rows: invert(rowDisciplines, summary.discipline.length) },
-      indice: { ...vocabularyOf(summary.indice), rows: invert(rowIndices, summary.indice.length) },
+      discipline,
+      indice,
       rowDisciplines,
       withPerformances: Uint32Array.from(withPerformances),
       withPerformancesBits: bitsOfLists(size, [withPerformances]),
@@ -413,7 +417,8 @@ export class DatasetAssembler {
         keyTokens,
         prefixSets: prefixes
       },
-      genetics
+      genetics,
+      progenyColumns
     }
   }
 }

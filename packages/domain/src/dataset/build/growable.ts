@@ -27,6 +27,10 @@ export const temporary = <T extends Uint32Array | Float64Array>(
   length: number
 ): T => new make(capacityFor(length, make.BYTES_PER_ELEMENT)).subarray(0, length) as T
 
+/** Narrowest unsigned array able to hold every code below `count`. */
+export const narrow = (codes: Uint32Array, count: number): Uint8Array | Uint16Array | Uint32Array =>
+  count <= 0x100 ? Uint8Array.from(codes) : count <= 0x10000 ? Uint16Array.from(codes) : codes
+
 export class Growable<T extends TypedArray> {
   array: T
   length = 0
