@@ -28,11 +28,11 @@ const FAMILIES: ReadonlyArray<Family> = [
 ]
 
 describe("the fairness bench's loaded caller", () => {
-  it("sends the families of the routes declaring at least 4 ms of execution and the deep computations: the stallions' ranking, breakdowns, consanguinity at 12 generations, the explorer's list and statistics", () => {
+  it("sends the families of the routes declaring at least 4 ms of execution and the deep computations: the stallions' ranking, a breed's genetics, breakdowns, consanguinity at 12 generations, the explorer's list and statistics", () => {
     assert.strictEqual(LOADED_MIN_MS, 4)
     assert.deepStrictEqual(
       loadedFamilies(FAMILIES).map((f) => f.name),
-      ["breakdown", "consanguinity-12", "explorer-list", "explorer-stats", "api choix_etalon"]
+      ["breakdown", "consanguinity-12", "explorer-list", "explorer-stats", "api choix_etalon", "api genetique_race"]
     )
   })
 

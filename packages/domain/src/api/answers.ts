@@ -39,14 +39,12 @@ import { PageEquides, type Pagination, type Suggestion, Suggestions } from "../s
 import { Reproducteurs, StatistiquesDescendance } from "../schemas/progeny.ts"
 import { Repartition, Stats } from "../schemas/reference.ts"
 import type { etalonsQuery, listQuery, repartitionQuery, reproducteursQuery, searchQuery } from "./queries.ts"
-import type { exportQuery } from "./exports.ts"
 
 export type ListQuery = Schema.Struct<typeof listQuery.fields>["Type"]
 export type SearchQuery = Schema.Struct<typeof searchQuery.fields>["Type"]
 export type RepartitionQuery = Schema.Struct<typeof repartitionQuery.fields>["Type"]
 export type ReproducteursQuery = Schema.Struct<typeof reproducteursQuery.fields>["Type"]
 export type EtalonsQuery = Schema.Struct<typeof etalonsQuery.fields>["Type"]
-export type ExportQuery = Schema.Struct<typeof exportQuery.fields>["Type"]
 
 /**
  * One request to an endpoint that scans the data or walks a pedigree, as its handler received it

@@ -26,6 +26,9 @@ export const exportQuery = params("query", {
   })
 })
 
+/** An export's decoded query. */
+export type ExportQuery = Schema.Struct<typeof exportQuery.fields>["Type"]
+
 const ExportNdjson = Schema.String.pipe(HttpApiSchema.asText({ contentType: "application/x-ndjson" })).annotate({
   description: "Une fiche Equide (JSON) par ligne, dans l'ordre du fichier source"
 })

@@ -20,7 +20,7 @@ export {
   writeUrl
 } from "./equideBody.ts"
 export { emptyWriter, Writer } from "./jsonBytes.ts"
-export { EXPORT_CSV_TYPE, EXPORT_FORMATS, EXPORT_NDJSON_TYPE, ExportApi, Exported, exportQuery, PARQUET_TYPE } from "./exports.ts"
+export { EXPORT_CSV_TYPE, EXPORT_FORMATS, EXPORT_NDJSON_TYPE, ExportApi, Exported, type ExportQuery, exportQuery, PARQUET_TYPE } from "./exports.ts"
 export { ExecutionCost, executionCost, executionUnits, QUOTA_RULE, UNIT_CPU_MS } from "./executionCost.ts"
 export { DEFINITIONS_GENETIQUE, GenetiqueApi } from "./genetique.ts"
 export type { GenetiqueQuery, GenetiqueRequest } from "./genetiqueBody.ts"
@@ -56,7 +56,6 @@ export {
   etalonsAnswer,
   type EtalonsQuery,
   type Execution,
-  type ExportQuery,
   isBounded,
   listAnswer,
   type ListQuery,

@@ -11,7 +11,11 @@ import { ID_BYTES, ID_LENGTH } from "../dataset/ids.ts"
 import { ID_CODES } from "../query/record.ts"
 import { SEXES } from "../vocabulary.ts"
 
-export const utf8 = new TextEncoder()
+/** Typed by what it does, not as Node's `util.TextEncoder`: the package's declarations must not need Node's types. */
+export const utf8: {
+  encode(text: string): Uint8Array
+  encodeInto(text: string, into: Uint8Array): { read: number; written: number }
+} = new TextEncoder()
 
 /** JSON's own text for a string (what `JSON.stringify` writes), as bytes. */
 export const jsonText = (text: string): Uint8Array => utf8.encode(JSON.stringify(text))
