@@ -29,6 +29,8 @@ export const PROBE_MAX_TARGET = 50
 export const FIRST_USE_FACTOR = 3
 /** Resident memory allowed per query worker on top of the 1.1 GiB. */
 export const RSS_PER_WORKER_BYTES = 60 * 2 ** 20
+/** Issue 24 item 2: at most 1.2 GiB after load (3 minutes of mixed varied traffic), with 2 workers. */
+export const RSS_AFTER_LOAD_BYTES = 1.2 * 2 ** 30
 
 export interface WorkersResult {
   /** Undefined: WORKERS left unset (the server's default). */
@@ -255,7 +257,8 @@ const formatLoad = (summary: WorkersSummary, names: ReadonlyArray<FamilyName>): 
 }
 
 /** The resident-memory allowance for a pool of `workers` (unset: the default, one per core). */
-export const rssAllowance = (workers: number | undefined, cpus: number): number => RSS_TARGET_BYTES + RSS_PER_WORKER_BYTES * (workers ?? cpus)
+export const rssAllowance = (workers: number | undefined, cpus: number): number =>
+  Math.min(RSS_TARGET_BYTES + RSS_PER_WORKER_BYTES * (workers ?? cpus), (workers ?? cpus) <= 2 ? RSS_AFTER_LOAD_BYTES : Infinity)
 
 const formatMemory = (summary: WorkersSummary, soak: Soak | undefined, cpus: number): string => {
   const allowance = rssAllowance(summary.workers, cpus)

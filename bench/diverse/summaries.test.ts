@@ -87,10 +87,12 @@ describe("mixed", () => {
 })
 
 describe("rssAllowance", () => {
-  it("is 1.1 GiB plus 60 MiB per worker, one per core when WORKERS is unset", () => {
+  it("is 1.1 GiB plus 60 MiB per worker, one per core when WORKERS is unset, and at most 1.2 GiB with 2 workers or fewer (issue 24)", () => {
     assert.strictEqual(rssAllowance(0, 2), 1.1 * 2 ** 30)
+    assert.strictEqual(rssAllowance(1, 2), 1.1 * 2 ** 30 + 60 * 2 ** 20)
     assert.strictEqual(rssAllowance(3, 2), 1.1 * 2 ** 30 + 180 * 2 ** 20)
-    assert.strictEqual(rssAllowance(undefined, 2), 1.1 * 2 ** 30 + 120 * 2 ** 20)
+    assert.strictEqual(rssAllowance(2, 2), 1.2 * 2 ** 30)
+    assert.strictEqual(rssAllowance(undefined, 2), 1.2 * 2 ** 30)
   })
 })
 

@@ -27,7 +27,7 @@ import { selectionRows } from "./selection.ts"
 /** Ancestors listed in `principaux_ancetres`. */
 export const PRINCIPAUX_ANCETRES = 20
 /** Breeds whose mean coancestry column (4 bytes a record) a thread keeps. */
-const PARENTE_KEPT = 2
+const PARENTE_KEPT = 1
 /** `/v1/stats/genetique` answers a thread keeps. */
 const ANSWERS_KEPT = 256
 
