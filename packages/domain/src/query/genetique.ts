@@ -30,6 +30,13 @@ export const PRINCIPAUX_ANCETRES = 20
 const PARENTE_KEPT = 1
 /** `/v1/stats/genetique` answers a thread keeps. */
 const ANSWERS_KEPT = 256
+/**
+ * Breeds (reference population, mean F) and their founders and ancestors a thread keeps: every
+ * `race` spelling can be a breed (359 242 on the hard extract), so a caller walking them must not
+ * grow a worker without bound; past this many the thread starts again (a breed's figures cost a
+ * selection and, for its f_e and f_a, one pass).
+ */
+const BREEDS_KEPT = 1024
 
 /** Served F, t, ΔF and mean coancestry: single precision, so seven significant digits. */
 export const single = (x: number): number => (x === 0 ? 0 : Number(x.toPrecision(7)))
@@ -105,6 +112,7 @@ const breedOf = (data: DatasetData, codes: ReadonlyArray<number> | undefined): B
     meanInbreeding /= reference.rows.length
   }
   const breed: Breed = { race, reference, meanInbreeding }
+  if (state.breeds.size >= BREEDS_KEPT) state.breeds.clear()
   state.breeds.set(key, breed)
   return breed
 }
@@ -274,6 +282,7 @@ export const statsGenetique = (data: DatasetData, query: GenetiqueInput): QueryR
     annees: yearFigures(data.genetics, data.year, NO_YEAR, selectionRows(selection) ?? allRowsOf(data)),
     reference: state.populations.get(breedKey(codes)) ?? populationOf(data, breed)
   }
+  if (state.populations.size >= BREEDS_KEPT) state.populations.clear()
   state.populations.set(breedKey(codes), answer.reference)
   if (state.answers.size >= ANSWERS_KEPT) state.answers.clear()
   state.answers.set(key, answer)
