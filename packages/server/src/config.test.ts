@@ -20,7 +20,7 @@ describe("serverConfig", () => {
         rateLimitBurst: 200,
         maxConcurrency: 8,
         exportConcurrency: 2,
-        exportParquet: "start",
+        exportParquet: "request",
         exportDir: tmpdir(),
         requestTimeoutMs: 5000,
         rateLimitStore: "memory",

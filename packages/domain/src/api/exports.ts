@@ -78,8 +78,8 @@ export class ExportApi extends HttpApiGroup.make("export")
       summary: "L'extraction entière en Parquet",
       description:
         "Toutes les fiches, dans l'ordre du fichier, en un fichier Parquet par jeu de données (nommé d'après son empreinte) : colonnes de l'export CSV, " +
-        "entiers INT32, booléens, textes UTF-8, absences nulles, performances en chaîne JSON ; compression zstd. Écrit au démarrage " +
-        "(ou à la première demande), puis servi depuis le disque, avec ETag, 304 et Range (206). Le quota est prélevé au fil du corps comme pour les autres exports."
+        "entiers INT32, booléens, textes UTF-8, absences nulles, performances en chaîne JSON ; compression zstd. Écrit à la première demande " +
+        "(ou au démarrage, selon la configuration du service), puis servi depuis le disque, avec ETag, 304 et Range (206). Le quota est prélevé au fil du corps comme pour les autres exports."
     }))
   )
   .middleware(Disponibilite)
