@@ -72,6 +72,17 @@ export const foldValue = (text: string): string => {
 }
 
 /**
+ * The character of the two-byte UTF-8 sequence at `bytes[i]`, or -1 when it is not one (the tables
+ * stop below U+0370, so longer sequences are never needed) or lies past TABLE_LIMIT.
+ */
+const twoByteCode = (bytes: Uint8Array, i: number, end: number): number => {
+  const lead = bytes[i]
+  if (lead < 0xc2 || lead > 0xdf || i + 1 >= end || (bytes[i + 1] & 0xc0) !== 0x80) return -1
+  const code = ((lead & 0x1f) << 6) | (bytes[i + 1] & 0x3f)
+  return code < TABLE_LIMIT ? code : -1
+}
+
+/**
  * `foldValue` of the UTF-8 text `bytes[start..end]`, written as ASCII into `out` (which must hold
  * `end - start` bytes): answers its length, or -1 when the text needs more than the table (a
  * character from U+0370 on, a folded letter that is not ASCII). The loader folds names this way
@@ -83,10 +94,8 @@ export const foldUtf8 = (bytes: Uint8Array, start: number, end: number, out: Uin
   for (let i = start; i < end; i++) {
     let code = bytes[i]
     if (code >= 0x80) {
-      // Two-byte sequences only (U+0080..U+07FF); the table stops below U+0370 anyway.
-      if (code < 0xc2 || code > 0xdf || i + 1 >= end || (bytes[i + 1] & 0xc0) !== 0x80) return -1
-      code = ((code & 0x1f) << 6) | (bytes[++i] & 0x3f)
-      if (code >= TABLE_LIMIT) return -1
+      code = twoByteCode(bytes, i++, end)
+      if (code < 0) return -1
     }
     const piece = FOLD_TABLE[code]
     if (piece === undefined) return -1
@@ -159,9 +168,8 @@ export const slugUtf8 = (bytes: Uint8Array, start: number, end: number, out: Uin
   for (let i = start; i < end; i++) {
     let code = bytes[i]
     if (code >= 0x80) {
-      if (code < 0xc2 || code > 0xdf || i + 1 >= end || (bytes[i + 1] & 0xc0) !== 0x80) return -1
-      code = ((code & 0x1f) << 6) | (bytes[++i] & 0x3f)
-      if (code >= TABLE_LIMIT) return -1
+      code = twoByteCode(bytes, i++, end)
+      if (code < 0) return -1
     }
     const piece = SLUG_TABLE[code]
     if (piece === undefined) return -1
