@@ -272,7 +272,13 @@ describe("process lifecycle", () => {
         [{ DATA_FILE: badFile }, new RegExp(`Démarrage impossible : ${badFile.replaceAll(".", "\\.")}:2: invalid JSON`)]
       ]
       try {
-        const children = cases.map(([env]) => start("../main.ts", { PORT: String(port + 1), ...env }))
+        // A port just seen free, not port + 1: under the whole suite another test's server may hold that one.
+        const free = createServer()
+        await new Promise<void>((resolve) => free.listen(0, "127.0.0.1", resolve))
+        const freeAddress = free.address()
+        await new Promise<void>((resolve) => free.close(() => resolve()))
+        const freePort = typeof freeAddress === "object" && freeAddress !== null ? freeAddress.port : 0
+        const children = cases.map(([env]) => start("../main.ts", { PORT: String(freePort), ...env }))
         for (const [index, child] of children.entries()) {
           const { code } = await child.exited
           const lines = child.output().trim().split("\n")
