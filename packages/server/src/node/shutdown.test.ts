@@ -12,20 +12,11 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { idN } from "@equides/domain/testing"
 import { FAMILY, SIRE } from "../testing/family.ts"
+import { freePort } from "../testing/ports.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "equides-shutdown-"))
 const DATA_FILE = join(dir, "family.jsonl")
 writeFileSync(DATA_FILE, FAMILY.map((record) => JSON.stringify(record)).join("\n") + "\n")
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer()
-    probe.once("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address()
-      probe.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))))
-    })
-  })
 
 interface Child {
   readonly process: ChildProcess
@@ -273,12 +264,8 @@ describe("process lifecycle", () => {
       ]
       try {
         // A port just seen free, not port + 1: under the whole suite another test's server may hold that one.
-        const free = createServer()
-        await new Promise<void>((resolve) => free.listen(0, "127.0.0.1", resolve))
-        const freeAddress = free.address()
-        await new Promise<void>((resolve) => free.close(() => resolve()))
-        const freePort = typeof freeAddress === "object" && freeAddress !== null ? freeAddress.port : 0
-        const children = cases.map(([env]) => start("../main.ts", { PORT: String(freePort), ...env }))
+        const other = String(await freePort())
+        const children = cases.map(([env]) => start("../main.ts", { PORT: other, ...env }))
         for (const [index, child] of children.entries()) {
           const { code } = await child.exited
           const lines = child.output().trim().split("\n")

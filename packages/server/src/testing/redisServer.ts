@@ -4,18 +4,9 @@
  */
 import { Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
-import { connect, createServer } from "node:net"
+import { connect } from "node:net"
 import { setTimeout as sleep } from "node:timers/promises"
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))))
-    })
-  })
+import { freePort } from "./ports.ts"
 
 /** True once something on `port` answers `PING` with `+PONG`. */
 const answersPing = (port: number): Promise<boolean> =>
