@@ -136,6 +136,8 @@ export interface FairnessSetup {
   /** `RateLimit-Policy` as the server sent it. */
   readonly policy: string
   readonly loadedFamilies: ReadonlyArray<string>
+  /** The loaded caller sends on at once after a 429 (`--flood`) instead of waiting its `Retry-After`. */
+  readonly flood: boolean
 }
 
 export const formatFairness = (summary: FairnessSummary, setup: FairnessSetup): string => {
@@ -153,7 +155,7 @@ export const formatFairness = (summary: FairnessSummary, setup: FairnessSetup): 
       phaseRow(`loaded`, summary.loaded)
     ], new Set([1, 2, 3, 4, 5, 6, 7, 8, 9])),
     "",
-    `loaded caller ${setup.loadedAddress}: ${setup.loadedFamilies.join(", ")} in turn, ${setup.connections} connections, refusals taken as they come:` +
+    `loaded caller ${setup.loadedAddress}: ${setup.loadedFamilies.join(", ")} in turn, ${setup.connections} connections, ${setup.flood ? "refusals taken as they come (--flood)" : "each 429's Retry-After waited out"}:` +
     ` 200 ${loadedCaller.okPerSecond.toFixed(1)}/s (p50 ${ms(loadedCaller.p50)} ms, p99 ${ms(loadedCaller.p99)} ms),` +
     ` 429 ${loadedCaller.tooManyPerSecond.toFixed(0)}/s, other ${loadedCaller.otherPerSecond.toFixed(1)}/s (all runs: ${statusList(loadedCaller.statuses)})`,
     ...(notOk(summary.unloaded.statuses) + notOk(summary.loaded.statuses) === 0

@@ -146,7 +146,8 @@ export const runFairness = async (startedAt: Date, machine: Machine, options: Fa
     duration: options.duration,
     workers: options.workers,
     policy,
-    loadedFamilies: loadedNames
+    loadedFamilies: loadedNames,
+    flood: options.flood
   }
   const loadAverageAtEnd = loadavg().map((load) => Math.round(load * 100) / 100)
   const busy = Math.max(machine.loadAverage[0], loadAverageAtEnd[0]) > machine.cpus / 2
