@@ -49,7 +49,7 @@ export {
 export { foalInbreeding } from "./query/consanguinite/coancestry.ts"
 export type { Parentage } from "./query/consanguinite/cutGraph.ts"
 export { foalCoefficient } from "./query/etalons.ts"
-export { breedReference, dropBreedColumns, genetique, PRINCIPAUX_ANCETRES, statsGenetique } from "./query/genetique.ts"
+export { breedReference, genetique, PRINCIPAUX_ANCETRES, statsGenetique } from "./query/genetique.ts"
 export type { GeneticColumns } from "./genetics/columns.ts"
 export * from "./query/stats.ts"
 export * from "./query/meta.ts"

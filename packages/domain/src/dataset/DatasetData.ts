@@ -1,4 +1,5 @@
 import type { Dictionary, Dimension, Postings, StringArena, Vocabulary } from "./columns.ts"
+import type { BreedShares } from "../genetics/breedShares.ts"
 import type { GeneticColumns } from "../genetics/columns.ts"
 import type { PerformanceColumn } from "./performances.ts"
 import type { ProgenyColumns } from "./progenyColumns.ts"
@@ -171,6 +172,8 @@ export interface DatasetData {
   readonly names: TokenIndex
   /** F, t, complete generations and longest line of every row, over the whole pedigree (design §6). */
   readonly genetics: GeneticColumns
+  /** The shares of the large breeds' reference populations, for their mean coancestry (design §6). */
+  readonly breedShares: BreedShares
   /** Every index code's offspring values grouped by parent, and the parents' ranking (issue 29). */
   readonly progenyColumns: ProgenyColumns
 }

@@ -1,5 +1,5 @@
 /**
- * A pedigree as the population algorithms (relationship.ts, founders.ts, ancestors.ts,
+ * A pedigree as the population algorithms (groupCoancestry.ts, relationshipRow.ts, founders.ts, ancestors.ts,
  * interval.ts) read it: animals numbered 0..size−1 in any way, an order that puts every parent
  * before its children, and each animal's kept parents. A Dataset's rows are such animals, in the
  * generation order its genetics columns hold (columns.ts), so that a query thread holds no copy of

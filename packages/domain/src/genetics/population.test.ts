@@ -11,7 +11,7 @@ import { geneticColumns } from "./columns.ts"
 import { type OrderedPedigree, rowPedigree } from "./ordered.ts"
 import { pedigreeGraph } from "./pedigreeGraph.ts"
 import { referencePopulation } from "./reference.ts"
-import { meanCoancestry } from "./relationship.ts"
+import { groupShares, meanCoancestryWith } from "./groupCoancestry.ts"
 import { individualIncrease, yearFigures } from "./trend.ts"
 
 const NO_YEAR = -2147483648
@@ -126,13 +126,19 @@ describe("population figures, random pedigrees", () => {
         const graph = pedigreeGraph(pedigree.parentage)
         const F = inbreedingCoefficients(graph)
         const rows = referenceRows(pedigree, members)
-        const mean = meanCoancestry(rowsOf(pedigree.parentage), Float64Array.from(graph.node, (v) => F[v]), rows)
+        const columns = geneticColumns(pedigree.parentage)
+        const ordered = rowPedigree(pedigree.parentage, columns)
+        const shares = groupShares(ordered, columns.longestLine, Float64Array.from(graph.node, (v) => F[v]), rows)!
+        // Every animal at once, and each alone (its own walk up).
+        const mean = meanCoancestryWith(ordered, columns.longestLine, shares, ordered.order)
+        const each = Array.from(ordered.order, (row) => meanCoancestryWith(ordered, columns.longestLine, shares, [row])[0])
         const table = coancestryTable(pedigree.birthSire, pedigree.birthDam)
         const birthOf = new Int32Array(pedigree.rowOf.length)
         pedigree.rowOf.forEach((row, b) => (birthOf[row] = b))
-        for (let row = 0; row < graph.size; row++) {
+        for (const [k, row] of ordered.order.entries()) {
           const naive = rows.reduce((sum, other) => sum + table[birthOf[row]][birthOf[other]], 0) / rows.length
-          expect(Math.abs(mean[row] - naive)).toBeLessThanOrEqual(1e-12)
+          expect(Math.abs(mean[k] - naive)).toBeLessThanOrEqual(1e-12)
+          expect(each[k]).toBe(mean[k])
         }
       }),
       { numRuns: 200 }

@@ -4,6 +4,9 @@
  * breed, the whole extract, same rule.
  */
 
+/** The year of loading of the design: that of `ingere_le` (fixed by the file, not by the clock). */
+export const loadYear = (ingestedAt: string): number => Number(ingestedAt.slice(0, 4))
+
 export interface ReferencePopulation {
   readonly annee_min: number
   readonly annee_max: number

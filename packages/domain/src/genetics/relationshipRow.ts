@@ -1,7 +1,7 @@
 /**
  * One animal's row of the relationship matrix, a(i, j) for every j at once, by Colleau's indirect
  * method (Colleau 2002, "An indirect approach to the extensive calculation of relationship
- * coefficients", Genet. Sel. Evol. 34:409–421): A·e_i = T·D·Tᵀ·e_i (relationship.ts). Tᵀ·e_i is
+ * coefficients", Genet. Sel. Evol. 34:409–421): A·e_i = T·D·Tᵀ·e_i (groupCoancestry.ts). Tᵀ·e_i is
  * non-zero only on i and its ancestors, so the sweep up and the scaling by D visit them alone; T·…
  * is non-zero only on them and their descendants, so the sweep down visits those alone (up from
  * her ancestors, then down to their descendants), in generation order; every other a(i, j) is 0.
@@ -94,36 +94,52 @@ export const relationshipRow = (
   // The ancestors and their descendants, numbered by their rank among the reached rows.
   const reached = new Uint32Array(wordsFor(pedigree.size))
   setBits(reached, animals)
-  const met = animals.slice()
-  for (let at = 0; at < met.length; at++) {
+  let met = Int32Array.from(animals)
+  let size = met.length
+  for (let at = 0; at < size; at++) {
     const v = met[at]
     for (let c = children.offsets[v], end = children.offsets[v + 1]; c < end; c++) {
       const child = children.rows[c]
       if (hasBit(reached, child)) continue
       reached[child >>> 5] |= 1 << (child & 31)
-      met.push(child)
+      if (size === met.length) {
+        const grown = new Int32Array(2 * size)
+        grown.set(met)
+        met = grown
+      }
+      met[size++] = child
     }
   }
   const ranks = bitRanks(reached)
-  const rows = new Uint32Array(met.length)
+  const rows = new Uint32Array(size)
   bitRows(reached, rows)
-  const values = new Float64Array(rows.length)
+  const values = new Float64Array(size)
   for (let v = 0; v < k; v++) values[bitRank(reached, ranks, animals[graph.row[v]])] = up[v]
 
-  // Down, parents first (generation order: a counting sort): each receives half of each parent's
-  // value (0 outside the reached ones).
-  const lines = new Int32Array(rows.length)
-  for (let n = 0; n < rows.length; n++) lines[n] = generation[rows[n]]
-  const start = generationStarts(lines)
-  const ordered = new Int32Array(rows.length)
-  for (let n = 0; n < rows.length; n++) ordered[start[lines[n]]++] = n
-  const row: RelationshipRow = { reached, ranks, rows, values }
-  for (let n = 0; n < ordered.length; n++) {
-    const at = ordered[n]
-    const s = sire(rows[at])
-    const d = dam(rows[at])
-    if (s < 0 && d < 0) continue
-    values[at] += 0.5 * ((s >= 0 ? relationshipAt(row, s) : 0) + (d >= 0 ? relationshipAt(row, d) : 0))
+  // Each reached animal's reached parents by rank, read in ascending rows (the registry's arrays in
+  // their order, not at random); a parent not reached holds 0.
+  const reachedSire = new Int32Array(size)
+  const reachedDam = new Int32Array(size)
+  const lines = new Int32Array(size)
+  for (let n = 0; n < size; n++) {
+    const s = sire(rows[n])
+    const d = dam(rows[n])
+    reachedSire[n] = s >= 0 && hasBit(reached, s) ? bitRank(reached, ranks, s) : -1
+    reachedDam[n] = d >= 0 && hasBit(reached, d) ? bitRank(reached, ranks, d) : -1
+    lines[n] = generation[rows[n]]
   }
+
+  // Down, parents first (generation order: a counting sort): each receives half of each parent's value.
+  const start = generationStarts(lines)
+  const ordered = new Int32Array(size)
+  for (let n = 0; n < size; n++) ordered[start[lines[n]]++] = n
+  for (let n = 0; n < size; n++) {
+    const at = ordered[n]
+    const s = reachedSire[at]
+    const d = reachedDam[at]
+    if (s < 0 && d < 0) continue
+    values[at] += 0.5 * ((s >= 0 ? values[s] : 0) + (d >= 0 ? values[d] : 0))
+  }
+  const row: RelationshipRow = { reached, ranks, rows, values }
   return row
 }

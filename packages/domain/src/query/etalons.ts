@@ -12,7 +12,8 @@ import { relationshipAt, relationshipRow } from "../genetics/relationshipRow.ts"
 import type { Etalons } from "../schemas/etalons.ts"
 import { foldValue } from "../text/fold.ts"
 import type { QueryResult } from "./errors.ts"
-import { type FilterInput, foldedCodes, resolveFilters } from "./filters.ts"
+import { foldedCodes } from "../dataset/foldedCodes.ts"
+import { type FilterInput, resolveFilters } from "./filters.ts"
 import { breedParente, single, threadPedigree } from "./genetique.ts"
 import { paginationLinks } from "./paginate.ts"
 import { compareIds } from "./progenyColumns.ts"
@@ -112,13 +113,13 @@ const rank = (
     }
   }
   const ranked = Array.from(heap.subarray(0, size)).sort(after).slice(offset)
-  const parente = breedParente(data, mere)
+  const parente = breedParente(data, mere, ranked)
   return {
     mere: { id: idOf(data, mere), nom: nomOf(data, mere), race: raceOf(data, mere), annee_naissance: anneeOf(data, mere) ?? null },
-    donnees: ranked.map((row) => ({
+    donnees: ranked.map((row, k) => ({
       etalon: resume(data, row),
       coefficient: kinship(row) / 2,
-      parente_moyenne: parente === null ? null : single(parente[row]),
+      parente_moyenne: parente === null ? null : single(parente[k]),
       produits: produits(row)
     })),
     pagination: { total, limite, offset, ...paginationLinks(ETALONS_PATH, pairs, offset, limite, total) }

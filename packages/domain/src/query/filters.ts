@@ -12,6 +12,7 @@
 import { Result } from "effect"
 import { type Dimension, dictionarySize, dictionaryValue, dictionaryValues, lowerBound, type Vocabulary } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
+import { foldedCodes } from "../dataset/foldedCodes.ts"
 import { foldValue, foldWords } from "../text/fold.ts"
 import { hintFor, nearestValues, quote } from "../refusal/hints.ts"
 import { notAnInteger, valueNotAdmitted } from "../refusal/messages.ts"
@@ -77,22 +78,7 @@ export const isUnfiltered = (filters: ResolvedFilters): boolean =>
   filters.avecPerformances === undefined
 
 // ---------------------------------------------------------------------------------------------
-// Folded lookups, on each vocabulary's folded order (built with the Dataset, shared by every thread).
-
-/** Codes whose value folds to `key` (code 0, absent, never), ascending; empty when none does. */
-export const foldedCodes = ({ values, folded }: Vocabulary, key: string): Array<number> => {
-  const keyAt = (i: number): string => foldValue(dictionaryValue(values, folded[i]))
-  let lo = 0
-  let hi = folded.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (keyAt(mid) < key) lo = mid + 1
-    else hi = mid
-  }
-  const codes: Array<number> = []
-  for (let i = lo; i < folded.length && keyAt(i) === key; i++) codes.push(folded[i])
-  return codes
-}
+// Folded lookups, on each vocabulary's folded order (dataset/foldedCodes.ts).
 
 const yearTables = new WeakMap<Dimension, Int32Array>()
 

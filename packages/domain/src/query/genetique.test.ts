@@ -2,9 +2,11 @@ import { describe, expect, it } from "@effect/vitest"
 import { Result, Schema } from "effect"
 import * as fc from "fast-check"
 import { buildDataset, inMemoryProvenance } from "../dataset/Dataset.ts"
+import type { DatasetData } from "../dataset/DatasetData.ts"
+import { everyBreedHeld } from "../genetics/breedShares.test.ts"
 import { Genetique, StatsGenetique } from "../schemas/genetique.ts"
 import { RACES, recordsArbitrary } from "../testing/arbitraries.ts"
-import { breedReference, dropBreedColumns, genetique, statsGenetique } from "./genetique.ts"
+import { breedReference, genetique, statsGenetique } from "./genetique.ts"
 
 /** Loaded in 2003: the arbitraries' years are 2000–2004 (and an aberrant one), links may form cycles. */
 const PROVENANCE = { ...inMemoryProvenance(0), ingestedAt: "2003-06-01T00:00:00.000Z" }
@@ -39,7 +41,20 @@ describe("genetique over any records", () => {
     )
   })
 
-  it("gives every row the same parente_moyenne whatever breeds the thread was asked before (dropped columns reused, or all dropped after a warm-up)", () => {
+  it("gives the same parente_moyenne whether the Dataset holds the breed's shares or the thread computes them", () => {
+    fc.assert(
+      fc.property(recordsArbitrary({ minLength: 1, maxLength: 40 }), (records) => {
+        const data = buildDataset(records, PROVENANCE)
+        const holding: DatasetData = { ...data, breedShares: everyBreedHeld(data) }
+        for (let row = 0; row < data.size; row++) {
+          expect(genetique(holding, row).parente_moyenne).toBe(genetique(data, row).parente_moyenne)
+        }
+      }),
+      { numRuns: 100 }
+    )
+  })
+
+  it("gives every row the same parente_moyenne whatever breeds the thread was asked before", () => {
     fc.assert(
       fc.property(
         recordsArbitrary({ minLength: 1, maxLength: 30 }),
@@ -48,11 +63,9 @@ describe("genetique over any records", () => {
           const data = buildDataset(records, PROVENANCE)
           // A fresh Dataset per row: its thread state has seen no other breed.
           const alone = Array.from({ length: data.size }, (_, row) => genetique(buildDataset(records, PROVENANCE), row).parente_moyenne)
-          for (const [k, visit] of visits.entries()) {
+          for (const visit of visits) {
             const row = visit % data.size
             expect(genetique(data, row).parente_moyenne).toBe(alone[row])
-            // The warm-up drops the kept columns: the next request computes its breed's again.
-            if (k % 3 === 2) dropBreedColumns(data)
           }
         }
       ),

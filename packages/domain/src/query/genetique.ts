@@ -7,27 +7,32 @@
  * answers (a query worker) and kept there.
  */
 import { Result } from "effect"
-import { dictionaryValue, postingsOf } from "../dataset/columns.ts"
+import { dictionaryValue, postingsCount } from "../dataset/columns.ts"
+import { foldedCodes } from "../dataset/foldedCodes.ts"
+import { heldShares, rowsOfCodes } from "../genetics/breedShares.ts"
 import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
 import { ancestorContributions } from "../genetics/ancestors.ts"
 import { founderContributions } from "../genetics/founders.ts"
 import { generationInterval } from "../genetics/interval.ts"
 import { type OrderedPedigree, rowPedigree } from "../genetics/ordered.ts"
-import { type ReferencePopulation, referencePopulation } from "../genetics/reference.ts"
-import { meanCoancestry } from "../genetics/relationship.ts"
+import { loadYear, type ReferencePopulation, referencePopulation } from "../genetics/reference.ts"
+import { type GroupShares, groupShares, meanCoancestryWith } from "../genetics/groupCoancestry.ts"
 import { individualIncrease, yearFigures } from "../genetics/trend.ts"
 import type { Genetique, StatsGenetique } from "../schemas/genetique.ts"
 import { foldValue } from "../text/fold.ts"
 import { InvalidParameter, type QueryResult } from "./errors.ts"
-import { foldedCodes, resolveCodes, resolveFilters } from "./filters.ts"
+import { resolveCodes, resolveFilters } from "./filters.ts"
 import { anneeOf, idOf, nomOf, raceOf, sexeOf } from "./record.ts"
 import { select } from "./select.ts"
 import { selectionRows } from "./selection.ts"
 
 /** Ancestors listed in `principaux_ancetres`. */
 export const PRINCIPAUX_ANCETRES = 20
-/** Breeds whose mean coancestry column (4 bytes a record) a thread keeps. */
-const PARENTE_KEPT = 1
+/**
+ * Shares of breeds the Dataset does not hold (breedShares.ts: the small ones) a thread keeps, in
+ * animals (12 bytes each): past this many it starts again.
+ */
+const SHARES_KEPT = 262_144
 /** `/v1/stats/genetique` answers a thread keeps. */
 const ANSWERS_KEPT = 256
 /**
@@ -41,8 +46,7 @@ const BREEDS_KEPT = 1024
 /** Served F, t, ΔF and mean coancestry: single precision, so seven significant digits. */
 export const single = (x: number): number => (x === 0 ? 0 : Number(x.toPrecision(7)))
 
-/** The year of `ingere_le`: the year of loading of the design (fixed by the file, not by the clock). */
-const loadYearOf = (data: DatasetData): number => Number(data.provenance.ingestedAt.slice(0, 4))
+const loadYearOf = (data: DatasetData): number => loadYear(data.provenance.ingestedAt)
 
 interface Breed {
   /** The race as its records spell it (the most frequent spelling), null for the whole extract. */
@@ -55,8 +59,9 @@ interface ThreadState {
   /** The rows as a pedigree: the generation order and the links are the Dataset's (shared), not the thread's. */
   readonly pedigree: OrderedPedigree
   readonly breeds: Map<string, Breed>
-  /** Mean coancestry with a breed's reference population, by row, single precision; the most recent last. */
-  readonly parente: Map<string, Float32Array>
+  /** The shares of the reference population of breeds the Dataset does not hold, and how many animals they cover. */
+  readonly shares: Map<string, GroupShares>
+  sharesKept: number
   readonly answers: Map<string, StatsGenetique>
   /** Founders and ancestors of a breed's reference population (whatever the years asked). */
   readonly populations: Map<string, StatsGenetique["reference"]>
@@ -75,7 +80,7 @@ const stateOf = (data: DatasetData): ThreadState => {
   let state = states.get(data)
   if (state === undefined) {
     const pedigree = rowPedigree({ sire: data.links.pere.row, dam: data.links.mere.row }, data.genetics)
-    state = { pedigree, breeds: new Map(), parente: new Map(), answers: new Map(), populations: new Map() }
+    state = { pedigree, breeds: new Map(), shares: new Map(), sharesKept: 0, answers: new Map(), populations: new Map() }
     states.set(data, state)
   }
   return state
@@ -93,17 +98,11 @@ const breedOf = (data: DatasetData, codes: ReadonlyArray<number> | undefined): B
   let race: string | null = null
   if (codes === undefined) rows = allRowsOf(data)
   else {
-    const parts = codes.map((code) => postingsOf(data.race.rows, code))
-    const all = new Uint32Array(parts.reduce((sum, p) => sum + p.length, 0))
-    let at = 0
-    let most = -1
-    for (const [k, part] of parts.entries()) {
-      all.set(part, at)
-      at += part.length
-      if (most < 0 || part.length > parts[most].length) most = k
-    }
-    rows = all.sort()
-    race = dictionaryValue(data.race.values, codes[most])
+    rows = rowsOfCodes(data.race, codes)
+    // The race as its records spell it: the most frequent spelling.
+    let most = codes[0]
+    for (const code of codes) if (postingsCount(data.race.rows, code) > postingsCount(data.race.rows, most)) most = code
+    race = dictionaryValue(data.race.values, most)
   }
   const reference = referencePopulation(data.year, NO_YEAR, rows, loadYearOf(data))
   let meanInbreeding = 0
@@ -124,36 +123,24 @@ const codesOfRow = (data: DatasetData, row: number): ReadonlyArray<number> | und
   return foldedCodes(data.race, foldValue(dictionaryValue(data.race.values, code)))
 }
 
-const parenteOf = (data: DatasetData, key: string, breed: Breed): Float32Array => {
+/** The shares of `breed`'s reference population (null without one): the Dataset's, or computed and kept by the thread. */
+const sharesOf = (data: DatasetData, codes: ReadonlyArray<number>, breed: Breed): GroupShares | null => {
+  if (breed.reference === null) return null
+  const held = heldShares(data.breedShares, codes)
+  if (held !== undefined) return held
   const state = stateOf(data)
-  const known = state.parente.get(key)
-  if (known !== undefined) {
-    state.parente.delete(key)
-    state.parente.set(key, known)
-    return known
+  const key = breedKey(codes)
+  const known = state.shares.get(key)
+  if (known !== undefined) return known
+  const shares = groupShares(state.pedigree, data.genetics.longestLine, data.genetics.inbreeding, breed.reference.rows)
+  if (shares === null) return null
+  if (state.sharesKept + shares.rows.length > SHARES_KEPT) {
+    state.shares.clear()
+    state.sharesKept = 0
   }
-  const values = meanCoancestry(state.pedigree, data.genetics.inbreeding, breed.reference?.rows ?? [])
-  // The column dropped is the new one's memory: a thread holds PARENTE_KEPT columns at most, none
-  // of them waiting for a full collection to give its 4 bytes a record back (a miss costs one pass).
-  let dropped: Float32Array | undefined
-  if (state.parente.size >= PARENTE_KEPT) {
-    const oldest = state.parente.keys().next().value!
-    dropped = state.parente.get(oldest)
-    state.parente.delete(oldest)
-  }
-  const column = dropped?.length === values.length ? dropped : new Float32Array(values.length)
-  column.set(values)
-  state.parente.set(key, column)
-  return column
-}
-
-/**
- * Drops the thread's kept mean coancestry columns (4 bytes a record each). The warm-up computes one
- * to compile the pass, and an idle worker need not hold it: 17 MiB a worker at 4.45 M records
- * against one pass (0.3 s) for the first request of that breed, which any breed not kept pays.
- */
-export const dropBreedColumns = (data: DatasetData): void => {
-  states.get(data)?.parente.clear()
+  state.shares.set(key, shares)
+  state.sharesKept += shares.rows.length
+  return shares
 }
 
 const referenceOf = (data: DatasetData, row: number, breed: Breed | undefined): Genetique["reference"] => {
@@ -180,15 +167,15 @@ export const breedReference = (data: DatasetData, row: number): Genetique["refer
 export const threadPedigree = (data: DatasetData): OrderedPedigree => stateOf(data).pedigree
 
 /**
- * Every row's mean coancestry with the reference population of `row`'s breed (kept as the
- * `genetique` route keeps it), or null: `row` has no race, or its breed no reference population.
- * The column is the thread's: read it before asking for PARENTE_KEPT other breeds, which reuse it.
+ * The mean coancestry of each of `rows` with the reference population of `row`'s breed (the
+ * mare's, for the stallions of her ranking), in their order; null when `row` has no race or its
+ * breed no reference population.
  */
-export const breedParente = (data: DatasetData, row: number): Float32Array | null => {
+export const breedParente = (data: DatasetData, row: number, rows: ArrayLike<number>): Float64Array | null => {
   const codes = codesOfRow(data, row)
   if (codes === undefined) return null
-  const breed = breedOf(data, codes)
-  return breed.reference === null ? null : parenteOf(data, breedKey(codes), breed)
+  const shares = sharesOf(data, codes, breedOf(data, codes))
+  return shares === null ? null : meanCoancestryWith(stateOf(data).pedigree, data.genetics.longestLine, shares, rows)
 }
 
 /** `GET /v1/equides/{id}/genetique` of `row`. */
@@ -199,9 +186,10 @@ export const genetique = (data: DatasetData, row: number): Genetique => {
   const increase = individualIncrease(F, t)
   const codes = codesOfRow(data, row)
   const breed = codes === undefined ? undefined : breedOf(data, codes)
-  const parente = breed === undefined || breed.reference === null
+  const shares = codes === undefined || breed === undefined ? null : sharesOf(data, codes, breed)
+  const parente = shares === null
     ? null
-    : single(parenteOf(data, breedKey(codes), breed)[row])
+    : single(meanCoancestryWith(stateOf(data).pedigree, data.genetics.longestLine, shares, [row])[0])
   return {
     id: idOf(data, row),
     consanguinite: single(F),

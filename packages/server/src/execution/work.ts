@@ -6,7 +6,7 @@
  * `PageExecution`) and one case of `answer` (or of `renderPage`); its route's example (or the
  * page's entry of `PAGE_WARM_UPS`) is run before ready.
  */
-import { Api, type DatasetData, dropBreedColumns, endpointsOf, executionFamily, warmUpExecutions } from "@equides/domain"
+import { Api, type DatasetData, endpointsOf, executionFamily, warmUpExecutions } from "@equides/domain"
 import { answer, type Execution } from "@equides/domain/answers"
 import { Result } from "effect"
 import { exampleSubject } from "../examples.ts"
@@ -75,6 +75,4 @@ export const warmUp = (data: DatasetData, run: typeof perform): void => {
       // A warm-up is a head start, not a check: the request that meets the failure reports it.
     }
   }
-  // What the warm-up kept of a breed's genetics is a request's to keep, not an idle worker's.
-  dropBreedColumns(data)
 }

@@ -4,7 +4,10 @@
  * at once when the parent came first, at the end otherwise), the columns, and in `finish` the
  * sorted indexes. It handles no record object and, apart from the final dictionaries, no string.
  */
+import { breedSharesOf } from "../../genetics/breedShares.ts"
 import { geneticColumns } from "../../genetics/columns.ts"
+import { rowPedigree } from "../../genetics/ordered.ts"
+import { loadYear } from "../../genetics/reference.ts"
 import { buildProgenyColumns } from "../progenyColumns.ts"
 import { bitsOfLists } from "../bits.ts"
 import { type Dimension, dictionarySize, type Postings, type StringArena } from "../columns.ts"
@@ -371,6 +374,16 @@ export class DatasetAssembler {
     )
     onGenetics?.()
     const genetics = geneticColumns({ sire: pere.row, dam: mere.row })
+    const race = dimension(summary.race, narrow(this.#race.final(), summary.race.length))
+    const breedShares = breedSharesOf({
+      race,
+      year,
+      noYear: NO_YEAR,
+      loadYear: loadYear(provenance.ingestedAt),
+      pedigree: rowPedigree({ sire: pere.row, dam: mere.row }, genetics),
+      generation: genetics.longestLine,
+      inbreeding: genetics.inbreeding
+    })
 
     return {
       size,
@@ -384,7 +397,7 @@ export class DatasetAssembler {
       filiation: this.#filiation.finish(),
       filiationSpelled: this.#filiationSpelled.final(),
       performances: withStrings,
-      race: dimension(summary.race, narrow(this.#race.final(), summary.race.length)),
+      race,
       robe: dimension(summary.robe, narrow(this.#robe.final(), summary.robe.length)),
       sexe: dimension(["", ...SEXES], this.#sexe.final()),
       statut: dimension(summary.statut, narrow(this.#statut.final(), summary.statut.length)),
@@ -418,6 +431,7 @@ export class DatasetAssembler {
         prefixSets: prefixes
       },
       genetics,
+      breedShares,
       progenyColumns
     }
   }

@@ -1,0 +1,65 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as fc from "fast-check"
+import { dictionarySize, dictionaryValue } from "../dataset/columns.ts"
+import { buildDataset, inMemoryProvenance } from "../dataset/Dataset.ts"
+import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
+import { foldedCodes } from "../dataset/foldedCodes.ts"
+import { recordsArbitrary } from "../testing/arbitraries.ts"
+import { foldValue } from "../text/fold.ts"
+import { breedSharesOf, heldShares, rowsOfCodes } from "./breedShares.ts"
+import { groupShares } from "./groupCoancestry.ts"
+import { rowPedigree } from "./ordered.ts"
+import { referencePopulation } from "./reference.ts"
+
+/** Loaded in 2003: the arbitraries' years are 2000–2004. */
+const PROVENANCE = { ...inMemoryProvenance(0), ingestedAt: "2003-06-01T00:00:00.000Z" }
+
+const pedigreeOf = (data: DatasetData) => rowPedigree({ sire: data.links.pere.row, dam: data.links.mere.row }, data.genetics)
+
+/** Every breed held, whatever its size. */
+export const everyBreedHeld = (data: DatasetData) =>
+  breedSharesOf({
+    race: data.race,
+    year: data.year,
+    noYear: NO_YEAR,
+    loadYear: 2003,
+    pedigree: pedigreeOf(data),
+    generation: data.genetics.longestLine,
+    inbreeding: data.genetics.inbreeding,
+    minAncestry: 0,
+    minRecords: 1
+  })
+
+describe("the breeds' shares held by the Dataset", () => {
+  it("are each breed's reference population's shares, found by the breed's spellings", () => {
+    fc.assert(
+      fc.property(recordsArbitrary({ minLength: 1, maxLength: 40 }), (records) => {
+        const data = buildDataset(records, PROVENANCE)
+        const held = everyBreedHeld(data)
+        for (let code = 1; code < dictionarySize(data.race.values); code++) {
+          const codes = foldedCodes(data.race, foldValue(dictionaryValue(data.race.values, code)))
+          const reference = referencePopulation(data.year, NO_YEAR, rowsOfCodes(data.race, codes), 2003)
+          const shares = heldShares(held, codes)
+          if (reference === null) {
+            expect(shares).toBeUndefined()
+            continue
+          }
+          const expected = groupShares(pedigreeOf(data), data.genetics.longestLine, data.genetics.inbreeding, reference.rows)!
+          expect(shares).toEqual(expected)
+          // Another set of spellings starting at the same code is another group (several breeds asked at once).
+          expect(heldShares(held, [...codes, dictionarySize(data.race.values)])).toBeUndefined()
+        }
+      }),
+      { numRuns: 100 }
+    )
+  })
+
+  it("holds no small breed at the thresholds of a full-scale extract", () => {
+    fc.assert(
+      fc.property(recordsArbitrary({ minLength: 1, maxLength: 40 }), (records) => {
+        expect(buildDataset(records, PROVENANCE).breedShares.first).toHaveLength(0)
+      }),
+      { numRuns: 20 }
+    )
+  })
+})

@@ -1,0 +1,107 @@
+/**
+ * The shares (groupCoancestry.ts) of each large breed's reference population, computed once at
+ * load and held in the Dataset, so shared by every query thread and read from the snapshot: a
+ * breed's mean coancestry (`parente_moyenne`) then costs one walk up the animals asked about.
+ * Computing a large breed's shares takes 50–170 ms at 4.45 M records (its reference population's
+ * ancestry: 200 000–320 000 animals), too much for a first request and, per thread, for memory;
+ * a small breed's take a few milliseconds and are computed where they are asked for.
+ */
+import { type Dimension, dictionaryValue, postingsCount, postingsOf } from "../dataset/columns.ts"
+import { foldedCodes } from "../dataset/foldedCodes.ts"
+import { foldValue } from "../text/fold.ts"
+import { type GroupShares, groupShares } from "./groupCoancestry.ts"
+import type { OrderedPedigree } from "./ordered.ts"
+import { referencePopulation } from "./reference.ts"
+
+/** Breeds whose reference population's ancestry reaches this many animals are held (8 ms or more to compute). */
+export const HELD_ANCESTRY = 20_000
+/** A race spelling carried by fewer records starts no breed to hold (its breed may still be held through another spelling). */
+const HELD_RECORDS = 500
+
+export interface BreedShares {
+  /** The smallest race code of each breed held, ascending. */
+  readonly first: Uint32Array
+  /** How many race codes each breed held covers (its spellings). */
+  readonly spellings: Uint32Array
+  /** Breed k's shares are `rows` and `values` from `offsets[k]` to `offsets[k + 1]`. */
+  readonly offsets: Uint32Array
+  readonly rows: Uint32Array
+  readonly values: Float64Array
+}
+
+/** The rows of the race codes `codes`, ascending. */
+export const rowsOfCodes = (race: Pick<Dimension, "rows">, codes: ReadonlyArray<number>): Uint32Array => {
+  const parts = codes.map((code) => postingsOf(race.rows, code))
+  const all = new Uint32Array(parts.reduce((sum, part) => sum + part.length, 0))
+  let at = 0
+  for (const part of parts) {
+    all.set(part, at)
+    at += part.length
+  }
+  return parts.length > 1 ? all.sort() : all
+}
+
+export interface BreedSharesInput {
+  readonly race: Pick<Dimension, "folded" | "values" | "rows">
+  readonly year: Int32Array
+  readonly noYear: number
+  readonly loadYear: number
+  readonly pedigree: OrderedPedigree
+  readonly generation: ArrayLike<number>
+  readonly inbreeding: Float32Array | Float64Array
+  /** `HELD_ANCESTRY` and `HELD_RECORDS` unless given (a test holds every breed). */
+  readonly minAncestry?: number
+  readonly minRecords?: number
+}
+
+/** The shares of every breed whose reference population's ancestry reaches `HELD_ANCESTRY` animals. */
+export const breedSharesOf = (input: BreedSharesInput): BreedShares => {
+  const { minAncestry = HELD_ANCESTRY, minRecords = HELD_RECORDS, race } = input
+  const held: Array<{ readonly codes: ReadonlyArray<number>; readonly shares: GroupShares }> = []
+  const seen = new Set<number>()
+  for (let code = 1; code < race.rows.offsets.length - 1; code++) {
+    if (postingsCount(race.rows, code) < minRecords) continue
+    const codes = foldedCodes(race, foldValue(dictionaryValue(race.values, code)))
+    if (seen.has(codes[0])) continue
+    seen.add(codes[0])
+    const reference = referencePopulation(input.year, input.noYear, rowsOfCodes(race, codes), input.loadYear)
+    if (reference === null) continue
+    const shares = groupShares(input.pedigree, input.generation, input.inbreeding, reference.rows)
+    if (shares !== null && shares.rows.length >= minAncestry) held.push({ codes, shares })
+  }
+  held.sort((a, b) => a.codes[0] - b.codes[0])
+  const offsets = new Uint32Array(held.length + 1)
+  for (const [k, { shares }] of held.entries()) offsets[k + 1] = offsets[k] + shares.rows.length
+  const rows = new Uint32Array(offsets[held.length])
+  const values = new Float64Array(offsets[held.length])
+  for (const [k, { shares }] of held.entries()) {
+    rows.set(shares.rows, offsets[k])
+    values.set(shares.values, offsets[k])
+  }
+  return {
+    first: Uint32Array.from(held, ({ codes }) => codes[0]),
+    spellings: Uint32Array.from(held, ({ codes }) => codes.length),
+    offsets,
+    rows,
+    values
+  }
+}
+
+/** The held shares of the breed whose race codes are `codes` (ascending), or undefined. */
+export const heldShares = (held: BreedShares, codes: ReadonlyArray<number>): GroupShares | undefined => {
+  let low = 0
+  let high = held.first.length - 1
+  while (low <= high) {
+    const mid = (low + high) >>> 1
+    const first = held.first[mid]
+    if (first === codes[0]) {
+      if (held.spellings[mid] !== codes.length) return undefined
+      const from = held.offsets[mid]
+      const to = held.offsets[mid + 1]
+      return { rows: held.rows.subarray(from, to), values: held.values.subarray(from, to) }
+    }
+    if (first < codes[0]) low = mid + 1
+    else high = mid - 1
+  }
+  return undefined
+}
