@@ -6,7 +6,7 @@ import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
 import { foldedCodes } from "../dataset/foldedCodes.ts"
 import { recordsArbitrary } from "../testing/arbitraries.ts"
 import { foldValue } from "../text/fold.ts"
-import { breedSharesOf, heldShares, rowsOfCodes } from "./breedShares.ts"
+import { breedSharesOf, heldBreed, meanOf, rowsOfCodes } from "./breedShares.ts"
 import { groupShares } from "./groupCoancestry.ts"
 import { rowPedigree } from "./ordered.ts"
 import { referencePopulation } from "./reference.ts"
@@ -39,15 +39,15 @@ describe("the breeds' shares held by the Dataset", () => {
         for (let code = 1; code < dictionarySize(data.race.values); code++) {
           const codes = foldedCodes(data.race, foldValue(dictionaryValue(data.race.values, code)))
           const reference = referencePopulation(data.year, NO_YEAR, rowsOfCodes(data.race, codes), 2003)
-          const shares = heldShares(held, codes)
+          const breed = heldBreed(held, codes)
           if (reference === null) {
-            expect(shares).toBeUndefined()
+            expect(breed).toBeUndefined()
             continue
           }
           const expected = groupShares(pedigreeOf(data), data.genetics.longestLine, data.genetics.inbreeding, reference.rows)!
-          expect(shares).toEqual(expected)
+          expect(breed).toEqual({ reference, meanInbreeding: meanOf(data.genetics.inbreeding, reference.rows), shares: expected })
           // Another set of spellings starting at the same code is another group (several breeds asked at once).
-          expect(heldShares(held, [...codes, dictionarySize(data.race.values)])).toBeUndefined()
+          expect(heldBreed(held, [...codes, dictionarySize(data.race.values)])).toBeUndefined()
         }
       }),
       { numRuns: 100 }

@@ -11,7 +11,7 @@ import { foldedCodes } from "../dataset/foldedCodes.ts"
 import { foldValue } from "../text/fold.ts"
 import { type GroupShares, groupShares } from "./groupCoancestry.ts"
 import type { OrderedPedigree } from "./ordered.ts"
-import { referencePopulation } from "./reference.ts"
+import { type ReferencePopulation, referencePopulation } from "./reference.ts"
 
 /** Breeds whose reference population's ancestry reaches this many animals are held (8 ms or more to compute). */
 export const HELD_ANCESTRY = 20_000
@@ -27,6 +27,18 @@ export interface BreedShares {
   readonly offsets: Uint32Array
   readonly rows: Uint32Array
   readonly values: Float64Array
+  /** Breed k's reference population: its last year, its rows from `memberOffsets[k]` to `memberOffsets[k + 1]`, their mean F. */
+  readonly lastYear: Int32Array
+  readonly memberOffsets: Uint32Array
+  readonly members: Int32Array
+  readonly meanInbreeding: Float64Array
+}
+
+/** A breed held: its reference population, its mean F and its shares (views of the Dataset's). */
+export interface HeldBreed {
+  readonly reference: ReferencePopulation
+  readonly meanInbreeding: number
+  readonly shares: GroupShares
 }
 
 /** The rows of the race codes `codes`, ascending. */
@@ -57,7 +69,7 @@ export interface BreedSharesInput {
 /** The shares of every breed whose reference population's ancestry reaches `HELD_ANCESTRY` animals. */
 export const breedSharesOf = (input: BreedSharesInput): BreedShares => {
   const { minAncestry = HELD_ANCESTRY, minRecords = HELD_RECORDS, race } = input
-  const held: Array<{ readonly codes: ReadonlyArray<number>; readonly shares: GroupShares }> = []
+  const held: Array<{ readonly codes: ReadonlyArray<number>; readonly reference: ReferencePopulation; readonly shares: GroupShares }> = []
   const seen = new Set<number>()
   for (let code = 1; code < race.rows.offsets.length - 1; code++) {
     if (postingsCount(race.rows, code) < minRecords) continue
@@ -67,41 +79,69 @@ export const breedSharesOf = (input: BreedSharesInput): BreedShares => {
     const reference = referencePopulation(input.year, input.noYear, rowsOfCodes(race, codes), input.loadYear)
     if (reference === null) continue
     const shares = groupShares(input.pedigree, input.generation, input.inbreeding, reference.rows)
-    if (shares !== null && shares.rows.length >= minAncestry) held.push({ codes, shares })
+    if (shares !== null && shares.rows.length >= minAncestry) held.push({ codes, reference, shares })
   }
   held.sort((a, b) => a.codes[0] - b.codes[0])
   const offsets = new Uint32Array(held.length + 1)
-  for (const [k, { shares }] of held.entries()) offsets[k + 1] = offsets[k] + shares.rows.length
+  const memberOffsets = new Uint32Array(held.length + 1)
+  for (const [k, { reference, shares }] of held.entries()) {
+    offsets[k + 1] = offsets[k] + shares.rows.length
+    memberOffsets[k + 1] = memberOffsets[k] + reference.rows.length
+  }
   const rows = new Uint32Array(offsets[held.length])
   const values = new Float64Array(offsets[held.length])
-  for (const [k, { shares }] of held.entries()) {
+  const members = new Int32Array(memberOffsets[held.length])
+  const meanInbreeding = new Float64Array(held.length)
+  for (const [k, { reference, shares }] of held.entries()) {
     rows.set(shares.rows, offsets[k])
     values.set(shares.values, offsets[k])
+    members.set(reference.rows, memberOffsets[k])
+    meanInbreeding[k] = meanOf(input.inbreeding, reference.rows)
   }
   return {
     first: Uint32Array.from(held, ({ codes }) => codes[0]),
     spellings: Uint32Array.from(held, ({ codes }) => codes.length),
     offsets,
     rows,
-    values
+    values,
+    lastYear: Int32Array.from(held, ({ reference }) => reference.annee_max),
+    memberOffsets,
+    members,
+    meanInbreeding
   }
 }
 
-/** The held shares of the breed whose race codes are `codes` (ascending), or undefined. */
-export const heldShares = (held: BreedShares, codes: ReadonlyArray<number>): GroupShares | undefined => {
+/** The mean F of `rows` (not empty). */
+export const meanOf = (inbreeding: Float32Array | Float64Array, rows: ArrayLike<number>): number => {
+  let sum = 0
+  for (let k = 0; k < rows.length; k++) sum += inbreeding[rows[k]]
+  return sum / rows.length
+}
+
+/** The breed whose race codes are `codes` (ascending) if the Dataset holds it. */
+export const heldBreed = (held: BreedShares, codes: ReadonlyArray<number>): HeldBreed | undefined => {
   let low = 0
   let high = held.first.length - 1
   while (low <= high) {
-    const mid = (low + high) >>> 1
-    const first = held.first[mid]
+    const k = (low + high) >>> 1
+    const first = held.first[k]
     if (first === codes[0]) {
-      if (held.spellings[mid] !== codes.length) return undefined
-      const from = held.offsets[mid]
-      const to = held.offsets[mid + 1]
-      return { rows: held.rows.subarray(from, to), values: held.values.subarray(from, to) }
+      if (held.spellings[k] !== codes.length) return undefined
+      return {
+        reference: {
+          annee_min: held.lastYear[k] - 4,
+          annee_max: held.lastYear[k],
+          rows: held.members.subarray(held.memberOffsets[k], held.memberOffsets[k + 1])
+        },
+        meanInbreeding: held.meanInbreeding[k],
+        shares: {
+          rows: held.rows.subarray(held.offsets[k], held.offsets[k + 1]),
+          values: held.values.subarray(held.offsets[k], held.offsets[k + 1])
+        }
+      }
     }
-    if (first < codes[0]) low = mid + 1
-    else high = mid - 1
+    if (first < codes[0]) low = k + 1
+    else high = k - 1
   }
   return undefined
 }

@@ -9,7 +9,7 @@
 import { Result } from "effect"
 import { dictionaryValue, postingsCount } from "../dataset/columns.ts"
 import { foldedCodes } from "../dataset/foldedCodes.ts"
-import { heldShares, rowsOfCodes } from "../genetics/breedShares.ts"
+import { heldBreed, meanOf, rowsOfCodes } from "../genetics/breedShares.ts"
 import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
 import { ancestorContributions } from "../genetics/ancestors.ts"
 import { founderContributions } from "../genetics/founders.ts"
@@ -53,6 +53,8 @@ interface Breed {
   readonly race: string | null
   readonly reference: ReferencePopulation | null
   readonly meanInbreeding: number
+  /** Its reference population's shares when the Dataset holds them. */
+  readonly shares?: GroupShares
 }
 
 interface ThreadState {
@@ -89,28 +91,26 @@ const stateOf = (data: DatasetData): ThreadState => {
 /** The race codes a folded race value covers, ascending; the key of a breed is their list. */
 const breedKey = (codes: ReadonlyArray<number> | undefined): string => (codes === undefined ? "*" : codes.join(","))
 
+const breedOfRows = (data: DatasetData, race: string | null, rows: Uint32Array): Breed => {
+  const reference = referencePopulation(data.year, NO_YEAR, rows, loadYearOf(data))
+  return { race, reference, meanInbreeding: reference === null ? 0 : meanOf(data.genetics.inbreeding, reference.rows) }
+}
+
 const breedOf = (data: DatasetData, codes: ReadonlyArray<number> | undefined): Breed => {
   const state = stateOf(data)
   const key = breedKey(codes)
   const known = state.breeds.get(key)
   if (known !== undefined) return known
-  let rows: Uint32Array
-  let race: string | null = null
-  if (codes === undefined) rows = allRowsOf(data)
+  let breed: Breed
+  if (codes === undefined) breed = breedOfRows(data, null, allRowsOf(data))
   else {
-    rows = rowsOfCodes(data.race, codes)
     // The race as its records spell it: the most frequent spelling.
     let most = codes[0]
     for (const code of codes) if (postingsCount(data.race.rows, code) > postingsCount(data.race.rows, most)) most = code
-    race = dictionaryValue(data.race.values, most)
+    const race = dictionaryValue(data.race.values, most)
+    const held = heldBreed(data.breedShares, codes)
+    breed = held === undefined ? breedOfRows(data, race, rowsOfCodes(data.race, codes)) : { race, ...held }
   }
-  const reference = referencePopulation(data.year, NO_YEAR, rows, loadYearOf(data))
-  let meanInbreeding = 0
-  if (reference !== null) {
-    for (let k = 0; k < reference.rows.length; k++) meanInbreeding += data.genetics.inbreeding[reference.rows[k]]
-    meanInbreeding /= reference.rows.length
-  }
-  const breed: Breed = { race, reference, meanInbreeding }
   if (state.breeds.size >= BREEDS_KEPT) state.breeds.clear()
   state.breeds.set(key, breed)
   return breed
@@ -126,8 +126,7 @@ const codesOfRow = (data: DatasetData, row: number): ReadonlyArray<number> | und
 /** The shares of `breed`'s reference population (null without one): the Dataset's, or computed and kept by the thread. */
 const sharesOf = (data: DatasetData, codes: ReadonlyArray<number>, breed: Breed): GroupShares | null => {
   if (breed.reference === null) return null
-  const held = heldShares(data.breedShares, codes)
-  if (held !== undefined) return held
+  if (breed.shares !== undefined) return breed.shares
   const state = stateOf(data)
   const key = breedKey(codes)
   const known = state.shares.get(key)
