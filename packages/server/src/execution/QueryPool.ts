@@ -205,19 +205,18 @@ export class QueryPool {
       thread.job = undefined
       if (job !== undefined && !job.cancelled) job.done({ kind: "defect", message: `query worker exited with code ${code}` }, undefined)
       if (this.closing) return
-      // One thread fewer: a heavy execution may have lost its lane, or (one thread left) gained one.
-      this.dispatch()
-      if (thread.served) {
-        this.replace()
-        return
+      if (thread.served) this.replace()
+      else {
+        const delayMs = Math.min(RESPAWN_DELAY_MS.first * 2 ** this.failedStarts, RESPAWN_DELAY_MS.last)
+        this.failedStarts++
+        const cancel = this.schedule(() => {
+          this.pendingStarts.delete(cancel)
+          if (!this.closing) this.replace()
+        }, delayMs)
+        this.pendingStarts.add(cancel)
       }
-      const delayMs = Math.min(RESPAWN_DELAY_MS.first * 2 ** this.failedStarts, RESPAWN_DELAY_MS.last)
-      this.failedStarts++
-      const cancel = this.schedule(() => {
-        this.pendingStarts.delete(cancel)
-        if (!this.closing) this.replace()
-      }, delayMs)
-      this.pendingStarts.add(cancel)
+      // The heavy lane counts the threads there are now: a heavy job gone frees a place in it, one thread left lifts it.
+      this.dispatch()
     })
     return thread
   }
