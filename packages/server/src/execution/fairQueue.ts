@@ -13,8 +13,8 @@
  * and a caller with only heavy ones keeps its place in the turn (no starvation: the next heavy
  * execution to start is that of the caller first in turn).
  *
- * Plain arrays scanned from the start: the concurrency gate keeps fewer than `MAX_CONCURRENCY`
- * executions waiting here (8 by default), and few callers.
+ * Plain arrays scanned from the start: requests execute under the concurrency gate, so at most
+ * `MAX_CONCURRENCY` of them (8 by default) wait here, from few callers.
  */
 
 /** What the queue needs of an execution. */
