@@ -97,8 +97,14 @@ export interface Exchange {
   readonly variant: string
   readonly etag: string | undefined
   readonly quota: QuotaState | undefined
-  /** `probe` and `route`: the caller's key (quota and fair share of the concurrency slots); else empty. */
+  /** `probe` and `route`: the caller's key (quota, fair share of the concurrency slots and of the query workers); else empty. */
   readonly caller: string
+  /**
+   * `route` (and `notModified`, `cached` when the quota is on): its route's declared execution cost
+   * (ms of CPU at full scale, `routes.ts` `executionCosts`; 0 when it declares none): the quota's
+   * units and the query workers' heavy lane (`execution/requester.ts`).
+   */
+  readonly executionMs: number
   readonly verdict: Verdict
   /** `cached`: the answer the cache keeps. */
   readonly kept: Answer | undefined
@@ -176,6 +182,7 @@ export class Gatekeeper {
       etag: undefined,
       quota: undefined,
       caller: key,
+      executionMs: 0,
       verdict: "route",
       kept: undefined,
       problem: undefined,
@@ -213,9 +220,10 @@ export class Gatekeeper {
     const notModified = ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, etag!)
     // `*` matches only a current representation: a kept one, or the success the route answers.
     exchange.wildcard = ifNoneMatch !== undefined && isWildcard(ifNoneMatch)
+    exchange.executionMs = route === undefined ? 0 : this.executionMs.get(route) ?? 0
     let state: QuotaState | undefined
     if (quota !== undefined) {
-      state = quota.take(key, notModified ? 1 : unitsOf(route, scan, this.data, route === undefined ? 0 : this.executionMs.get(route) ?? 0), now)
+      state = quota.take(key, notModified ? 1 : unitsOf(route, scan, this.data, exchange.executionMs), now)
       if (!state.allowed) return settle(exchange, "tooMany", state)
     }
     if (notModified) return settle(exchange, "notModified", state)

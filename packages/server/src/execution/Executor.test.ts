@@ -33,7 +33,7 @@ import fc from "fast-check"
 import { Telemetry } from "../telemetry.ts"
 import { FAMILY } from "../testing/family.ts"
 import { parsePrometheus, sampleValue } from "../testing/prometheus.ts"
-import { call, testServer } from "../testing/server.ts"
+import { call, testServer, TRUSTED_LOOPBACK } from "../testing/server.ts"
 import { eventually } from "../testing/time.ts"
 import { Executor, type ExecutorShape } from "./Executor.ts"
 
@@ -154,17 +154,17 @@ describe("a worker that dies", () => {
 })
 
 /**
- * One worker whose executions each wait for a permit the test grants (`grant`): whatever is
- * answered before, did not wait for a query, however slow the machine.
+ * `size` workers (one unless told) whose executions each wait for a permit the test grants
+ * (`grant`): whatever is answered before, did not wait for a query, however slow the machine.
  */
-const gatedPool = () => {
+const gatedPool = (size = 1) => {
   const permits = new Int32Array(new SharedArrayBuffer(4))
   const grant = (count: number) =>
     Effect.sync(() => {
       Atomics.add(permits, 0, count)
       Atomics.notify(permits, 0)
     })
-  return { grant, layer: Executor.pool(1, { url: new URL("./gatedQueryWorker.fixture.ts", import.meta.url), data: { permits } }) }
+  return { grant, layer: Executor.pool(size, { url: new URL("./gatedQueryWorker.fixture.ts", import.meta.url), data: { permits } }) }
 }
 
 /** A gauge of the metrics registry, read now. */
@@ -225,5 +225,63 @@ describe("overload", () => {
         assert.deepStrictEqual(statuses.filter(([status]) => status === 200).length, 1, JSON.stringify(statuses))
         assert.deepStrictEqual(statuses.filter(([status]) => status !== 200), Array(7).fill([503, "1"]), JSON.stringify(statuses))
       }).pipe(Effect.ensuring(grant(1000))))
+  })
+})
+
+describe("fair share of the workers", () => {
+  // Callers told apart by X-Forwarded-For from loopback; deadlines far off: only the permits decide.
+  const settings = { responseCacheBytes: 0, trustedProxies: TRUSTED_LOOPBACK, requestTimeoutMs: 600_000 }
+  const from = (caller: string) => ({ headers: { "x-forwarded-for": caller } })
+
+  describe("one worker", () => {
+    const { grant, layer: pool } = gatedPool()
+    layer(testServer(fromRecords(FAMILY), { executor: pool, settings }), { timeout: 30_000, excludeTestServices: true })((it) => {
+      it.effect("a caller's list runs before the rest of another caller's backlog", () =>
+        Effect.gen(function*() {
+          const gauge = gaugeOf(yield* Telemetry)
+          let backlogAnswered = 0
+          const backlog = yield* Effect.forkChild(Effect.all(
+            [1, 2, 3].map((i) => call(`/v1/equides?sexe=Male&limite=${i}`, from("203.0.113.1")).pipe(Effect.tap(() => Effect.sync(() => backlogAnswered++)))),
+            { concurrency: "unbounded" }
+          ))
+          yield* eventually(() => gauge("equides_query_workers_busy") === 1 && gauge("equides_query_queue") === 2)
+          let listStatus: number | undefined
+          const list = yield* Effect.forkChild(call("/v1/equides?sexe=Femelle", from("203.0.113.2")).pipe(Effect.tap((reply) => Effect.sync(() => (listStatus = reply.status)))))
+          yield* eventually(() => gauge("equides_query_queue") === 3)
+          // Three runs: the backlog's first (running) and second (waiting before the list came), then the list; the third still waits.
+          yield* grant(3)
+          yield* eventually(() => backlogAnswered + (listStatus === undefined ? 0 : 1) === 3 && gauge("equides_query_workers_busy") === 1)
+          assert.strictEqual(listStatus, 200)
+          assert.strictEqual(backlogAnswered, 2)
+          yield* Fiber.join(list)
+          yield* grant(1)
+          assert.deepStrictEqual((yield* Fiber.join(backlog)).map((reply) => reply.status), [200, 200, 200])
+        }).pipe(Effect.ensuring(grant(1000))))
+    })
+  })
+
+  describe("two workers", () => {
+    const { grant, layer: pool } = gatedPool(2)
+    layer(testServer(fromRecords(FAMILY), { executor: pool, settings }), { timeout: 30_000, excludeTestServices: true })((it) => {
+      it.effect("heavy routes hold one worker, and a list starts on the other at once", () =>
+        Effect.gen(function*() {
+          const gauge = gaugeOf(yield* Telemetry)
+          // A breakdown declares 4 ms of CPU: heavy.
+          const breakdowns = yield* Effect.forkChild(Effect.all(
+            [1, 2, 3].map((i) => call(`/v1/stats/repartition?dimension=race&limite=${i}`, from("203.0.113.1"))),
+            { concurrency: "unbounded" }
+          ))
+          yield* eventually(() => gauge("equides_query_workers_busy") === 1 && gauge("equides_query_queue") === 2)
+          assert.strictEqual(gauge("equides_query_workers_heavy"), 1)
+          // A filtered list declares 2 ms: light, it takes the free worker.
+          const list = yield* Effect.forkChild(call("/v1/equides?sexe=Femelle", from("203.0.113.2")))
+          yield* eventually(() => gauge("equides_query_workers_busy") === 2)
+          assert.strictEqual(gauge("equides_query_workers_heavy"), 1)
+          assert.strictEqual(gauge("equides_query_queue"), 2)
+          yield* grant(4)
+          assert.strictEqual((yield* Fiber.join(list)).status, 200)
+          assert.deepStrictEqual((yield* Fiber.join(breakdowns)).map((reply) => reply.status), [200, 200, 200])
+        }).pipe(Effect.ensuring(grant(1000))))
+    })
   })
 })

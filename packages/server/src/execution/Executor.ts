@@ -6,7 +6,9 @@
  * way the body is made by the same function (`perform`): the same bytes.
  *
  * A pooled execution is asynchronous: it holds its concurrency slot until the worker answers, so
- * `MAX_CONCURRENCY` counts real executions and the deadline sees real waiting (503 past it).
+ * `MAX_CONCURRENCY` counts real executions and the deadline sees real waiting (503 past it). It
+ * waits in the pool's fair queue for its requester (`requester.ts`: the caller's turn, the lane of
+ * its route's cost), read from the fiber.
  */
 import { Dataset, type DatasetData, type Execution, InvalidParameter, isBounded, prepareQueries } from "@equides/domain"
 import { shareDataset } from "@equides/ingest/shared"
@@ -15,6 +17,7 @@ import { Settings } from "../config.ts"
 import type { PageExecution, Rendered } from "../explorer/pages.ts"
 import { type Registry, Telemetry } from "../telemetry.ts"
 import { QueryPool, type WorkerSpec } from "./QueryPool.ts"
+import { CurrentRequester, HEAVY_EXECUTION_MS } from "./requester.ts"
 import { familyOf, isPage, isParquet, type Outcome, perform, type Work, warmUp } from "./work.ts"
 
 export interface ExecutorShape {
@@ -118,6 +121,11 @@ const pooled = (pool: QueryPool) =>
     const registry = yield* Telemetry
     registry.gauge("equides_query_workers", "Query worker threads.", () => pool.size)
     registry.gauge("equides_query_workers_busy", "Query worker threads executing a query.", () => pool.busy)
+    registry.gauge(
+      "equides_query_workers_heavy",
+      `Query worker threads executing a heavy query (its route declares ${HEAVY_EXECUTION_MS} ms or more): at most all threads but one.`,
+      () => pool.heavyBusy
+    )
     registry.gauge("equides_query_queue", "Executions waiting for a query worker.", () => pool.queued)
     registry.counter(
       "equides_query_worker_restarts_total",
@@ -126,12 +134,15 @@ const pooled = (pool: QueryPool) =>
     )
     const here = inline(data, registry)
     return Executor.of(executorOf((work) =>
-      !isPage(work) && !isParquet(work) && isBounded(work) ? here(work) : Effect.callback<Outcome>((resume) => {
-        const ticket = pool.submit(work, (outcome, ms) => {
-          if (ms !== undefined) registry.recordExecution(familyOf(work), ms / 1000)
-          resume(Effect.succeed(outcome))
+      !isPage(work) && !isParquet(work) && isBounded(work) ? here(work) : Effect.withFiber((fiber) => {
+        const requester = fiber.getRef(CurrentRequester)
+        return Effect.callback<Outcome>((resume) => {
+          const ticket = pool.submit(work, (outcome, ms) => {
+            if (ms !== undefined) registry.recordExecution(familyOf(work), ms / 1000)
+            resume(Effect.succeed(outcome))
+          }, requester)
+          return Effect.sync(() => pool.cancel(ticket))
         })
-        return Effect.sync(() => pool.cancel(ticket))
       })
     ))
   })

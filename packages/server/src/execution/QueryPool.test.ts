@@ -1,12 +1,15 @@
 /**
  * The pool's replacement of workers that die, with a fixture worker that dies as it is handed the
- * Dataset while a shared flag says so; the delays are taken by the test (no timer runs).
+ * Dataset while a shared flag says so; the delays are taken by the test (no timer runs). Its fair
+ * queue and heavy lane, on workers whose every execution waits for a permit the test grants
+ * (`gatedQueryWorker.fixture.ts`): what starts and in which order is decided before any permit.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { buildDataset, type Execution, type SearchQuery } from "@equides/domain"
 import { syntheticRecords } from "@equides/domain/testing"
 import { shareDataset } from "@equides/ingest/shared"
 import { QueryPool, type Scheduler } from "./QueryPool.ts"
+import type { Requester } from "./requester.ts"
 import type { Outcome } from "./work.ts"
 
 const RECORDS = syntheticRecords(200, 3)
@@ -31,6 +34,37 @@ const heldStarts = () => {
 
 const outcomeOf = (pool: QueryPool, execution: Execution): Promise<Outcome> =>
   new Promise((resolve) => pool.submit(execution, resolve))
+
+/** A pool of `size` gated workers over `RECORDS`, attached, and how to grant its executions permits. */
+const gatedPool = async (size: number) => {
+  const permits = new Int32Array(new SharedArrayBuffer(4))
+  const pool = QueryPool.prepare(size, { url: new URL("./gatedQueryWorker.fixture.ts", import.meta.url), data: { permits } })
+  await pool.attach(shareDataset(buildDataset(RECORDS)).share)
+  const grant = (count: number) => {
+    Atomics.add(permits, 0, count)
+    Atomics.notify(permits, 0)
+  }
+  return { pool, grant }
+}
+
+/** Submits executions named `name` and records the names in the order they are answered. */
+const recorder = (pool: QueryPool) => {
+  const answered: Array<string> = []
+  const waiters: Array<() => void> = []
+  const submit = (name: string, requester: Requester) =>
+    pool.submit(suggest(name), (outcome) => {
+      answered.push(outcome.kind === "body" ? name : `${name}: ${outcome.kind}`)
+      for (const wake of waiters.splice(0)) wake()
+    }, requester)
+  /** Resolves once `count` executions have been answered. */
+  const until = async (count: number) => {
+    while (answered.length < count) await new Promise<void>((resolve) => waiters.push(resolve))
+  }
+  return { answered, submit, until }
+}
+
+const light = (caller: string): Requester => ({ caller, heavy: false })
+const heavy = (caller: string): Requester => ({ caller, heavy: true })
 
 describe("QueryPool", () => {
   it("replaces a worker that dies before it is ready after 100, 200, 400, 800 ms, and starts over once one has served", { timeout: 60_000 }, async () => {
@@ -70,6 +104,68 @@ describe("QueryPool", () => {
       assert.strictEqual((await starts.next()).delayMs, 100)
       assert.strictEqual(starts.held.length, 0)
     } finally {
+      await pool.close()
+    }
+  })
+
+  it("hands a freed worker to the callers in turn, one that had nothing waiting first, each caller's executions in order", { timeout: 60_000 }, async () => {
+    const { pool, grant } = await gatedPool(1)
+    try {
+      const { answered, submit, until } = recorder(pool)
+      submit("x", light("a"))
+      for (const name of ["a1", "a2", "a3"]) submit(name, light("a"))
+      submit("b1", light("b"))
+      submit("b2", light("b"))
+      const b3 = submit("b3", light("b"))
+      // With one worker, heavy work has no lane to keep: it takes its turn like the rest.
+      submit("c1", heavy("c"))
+      assert.strictEqual(pool.queued, 7)
+      pool.cancel(b3)
+      assert.strictEqual(pool.queued, 6)
+      grant(7)
+      await until(7)
+      assert.deepStrictEqual(answered, ["x", "a1", "b1", "c1", "a2", "b2", "a3"])
+      assert.strictEqual(pool.queued, 0)
+    } finally {
+      await pool.close()
+    }
+  })
+
+  it("keeps a worker from heavy work while light work may come, and starts light work on it at once", { timeout: 60_000 }, async () => {
+    const { pool, grant } = await gatedPool(2)
+    try {
+      const { answered, submit, until } = recorder(pool)
+      submit("h1", heavy("a"))
+      submit("h2", heavy("a"))
+      const h3 = submit("h3", heavy("b"))
+      // One heavy execution runs; the others wait though a worker is free.
+      assert.strictEqual(pool.busy, 1)
+      assert.strictEqual(pool.heavyBusy, 1)
+      assert.strictEqual(pool.queued, 2)
+      // Light work arriving after them starts on the free worker.
+      submit("l1", light("c"))
+      assert.strictEqual(pool.busy, 2)
+      assert.strictEqual(pool.queued, 2)
+      submit("l2", light("c"))
+      const l3 = submit("l3", light("d"))
+      assert.strictEqual(pool.queued, 4)
+      // Withdrawn while waiting, light or heavy: never run, never answered.
+      pool.cancel(l3)
+      pool.cancel(h3)
+      assert.strictEqual(pool.queued, 2)
+      // Whichever of h1 and l1 ends, its worker takes the next execution its lane allows: one heavy still runs.
+      grant(1)
+      await until(1)
+      assert.strictEqual(pool.busy, 2)
+      assert.strictEqual(pool.heavyBusy, 1)
+      assert.strictEqual(pool.queued, 1)
+      grant(3)
+      await until(4)
+      assert.sameMembers(answered, ["h1", "h2", "l1", "l2"])
+      assert.strictEqual(pool.busy, 0)
+      assert.strictEqual(pool.queued, 0)
+    } finally {
+      grant(1000)
       await pool.close()
     }
   })

@@ -1,8 +1,13 @@
 /**
  * A pool of query worker threads over one shared Dataset (`@equides/ingest/shared`): executions
- * wait in one FIFO queue and each worker runs one at a time, so that a worker is never handed a
- * second query while the first keeps it busy, and a query still waiting can be withdrawn (its
- * client gone, or its deadline passed).
+ * wait in a fair queue (`fairQueue.ts`: per caller, the callers in turn) and each worker runs one
+ * at a time, so that a worker is never handed a second query while the first keeps it busy, and a
+ * query still waiting can be withdrawn (its client gone, or its deadline passed).
+ *
+ * Heavy executions (their route declares `HEAVY_EXECUTION_MS` or more, `requester.ts`) hold at most
+ * all threads but one when there are two or more: a light execution (a list, a record's page) then
+ * always finds a thread free or running light work, never only executions of up to a second.
+ * A light execution never waits for a heavy one while a thread is free.
  *
  * Two steps, so that starting the threads (a second or so: each loads Effect and the domain) overlaps
  * the data load: `prepare` starts them, `attach` hands them the Dataset once it is in memory.
@@ -19,12 +24,16 @@
  */
 import type { DatasetShare } from "@equides/ingest/shared"
 import { Worker } from "node:worker_threads"
+import { FairQueue } from "./fairQueue.ts"
 import type { Reply, Request } from "./protocol.ts"
+import { ANONYMOUS, type Requester } from "./requester.ts"
 import type { Outcome, Work } from "./work.ts"
 
 /** An execution submitted to the pool. */
 export interface Ticket {
   readonly id: number
+  readonly caller: string
+  readonly heavy: boolean
   readonly work: Work
   /** `ms`: the run's time in the worker (undefined when it did not end: a defect, a dead worker). */
   readonly done: (outcome: Outcome, ms: number | undefined) => void
@@ -72,8 +81,7 @@ const QUERY_YOUNG_GENERATION_MB = 8
 export class QueryPool {
   private readonly threads = new Set<Thread>()
   private readonly idle: Array<Thread> = []
-  private queue: Array<Ticket> = []
-  private head = 0
+  private readonly waiting = new FairQueue<Ticket>()
   private nextId = 0
   private closing = false
   private share: DatasetShare | undefined
@@ -109,7 +117,7 @@ export class QueryPool {
 
   /** Executions waiting for a worker. */
   get queued(): number {
-    return this.queue.length - this.head
+    return this.waiting.size
   }
 
   /** Workers executing. */
@@ -119,29 +127,35 @@ export class QueryPool {
     return busy
   }
 
+  /** Workers executing a heavy execution. */
+  get heavyBusy(): number {
+    let heavy = 0
+    for (const thread of this.threads) if (thread.job?.heavy === true) heavy++
+    return heavy
+  }
+
   get size(): number {
     return this.threads.size
   }
 
-  submit(work: Work, done: Ticket["done"]): Ticket {
-    const ticket: Ticket = { id: this.nextId++, work, done, cancelled: false }
-    // The thread idle longest: the one that answered last is still collecting its young generation.
-    const thread = this.idle.shift()
-    if (thread === undefined) this.queue.push(ticket)
-    else this.run(thread, ticket)
+  /** `work` for `requester` (its caller's turn, its lane), run as soon as the queue's turn and the lanes allow. */
+  submit(work: Work, done: Ticket["done"], requester: Requester = ANONYMOUS): Ticket {
+    const ticket: Ticket = { id: this.nextId++, caller: requester.caller, heavy: requester.heavy, work, done, cancelled: false }
+    this.waiting.push(ticket)
+    this.dispatch()
     return ticket
   }
 
   /** Withdraws a ticket: dropped from the queue if it waits, its outcome ignored if it runs. */
   cancel(ticket: Ticket): void {
     ticket.cancelled = true
+    this.waiting.remove(ticket)
   }
 
   /** Stops every worker; executions in flight or waiting are not answered. */
   async close(): Promise<void> {
     this.closing = true
-    this.queue = []
-    this.head = 0
+    this.waiting.clear()
     this.idle.length = 0
     for (const cancel of this.pendingStarts) cancel()
     this.pendingStarts.clear()
@@ -191,17 +205,18 @@ export class QueryPool {
       thread.job = undefined
       if (job !== undefined && !job.cancelled) job.done({ kind: "defect", message: `query worker exited with code ${code}` }, undefined)
       if (this.closing) return
-      if (thread.served) {
-        this.replace()
-        return
+      if (thread.served) this.replace()
+      else {
+        const delayMs = Math.min(RESPAWN_DELAY_MS.first * 2 ** this.failedStarts, RESPAWN_DELAY_MS.last)
+        this.failedStarts++
+        const cancel = this.schedule(() => {
+          this.pendingStarts.delete(cancel)
+          if (!this.closing) this.replace()
+        }, delayMs)
+        this.pendingStarts.add(cancel)
       }
-      const delayMs = Math.min(RESPAWN_DELAY_MS.first * 2 ** this.failedStarts, RESPAWN_DELAY_MS.last)
-      this.failedStarts++
-      const cancel = this.schedule(() => {
-        this.pendingStarts.delete(cancel)
-        if (!this.closing) this.replace()
-      }, delayMs)
-      this.pendingStarts.add(cancel)
+      // The heavy lane counts the threads there are now: a heavy job gone frees a place in it, one thread left lifts it.
+      this.dispatch()
     })
     return thread
   }
@@ -213,20 +228,29 @@ export class QueryPool {
     if (this.share !== undefined) this.post(replacement, { kind: "attach", share: this.share })
   }
 
-  /** A worker free again: it takes the next execution still wanted, or waits. */
+  /** A worker free again: with the other idle ones, it takes what the queue allows. */
   private release(thread: Thread): void {
-    while (this.head < this.queue.length) {
-      const next = this.queue[this.head++]
-      if (this.head > 1024 && this.head * 2 > this.queue.length) {
-        this.queue = this.queue.slice(this.head)
-        this.head = 0
-      }
-      if (!next.cancelled) {
-        this.run(thread, next)
-        return
-      }
-    }
     this.idle.push(thread)
+    this.dispatch()
+  }
+
+  /**
+   * Idle workers take executions while the queue has one they may run: afterwards either no worker
+   * is idle or every execution waiting is heavy and the heavy lane is full. The thread idle longest
+   * first: the one that answered last is still collecting its young generation.
+   */
+  private dispatch(): void {
+    while (this.idle.length > 0) {
+      const ticket = this.waiting.take(this.heavyRoom())
+      if (ticket === undefined) return
+      this.run(this.idle.shift()!, ticket)
+    }
+  }
+
+  /** Whether one more heavy execution may start: it would leave a thread free or running light work (any, with one thread). */
+  private heavyRoom(): boolean {
+    const threads = this.threads.size
+    return threads < 2 || this.heavyBusy < threads - 1
   }
 
   private run(thread: Thread, ticket: Ticket): void {

@@ -33,6 +33,7 @@ import { Settings } from "../config.ts"
 import { ALLOW } from "../responseHeaders.ts"
 import { internalError, problemResponse } from "../problems.ts"
 import { Telemetry, type UnavailableReason } from "../telemetry.ts"
+import { CurrentRequester, requesterOf } from "../execution/requester.ts"
 import { Gate, type Waiter, watchdogTick } from "./concurrency.ts"
 
 
@@ -141,11 +142,14 @@ const Pipeline = Effect.gen(function*() {
   return (app: App): Effect.Effect<Response, Types.unhandled, HttpServerRequest.HttpServerRequest> => {
     const routed = problems(app)
 
-    /** Runs the route holding a slot; the watchdog may interrupt it at its deadline. */
+    /**
+     * Runs the route holding a slot, its executions queued on the query workers for its caller and
+     * in its route's lane; the watchdog may interrupt it at its deadline.
+     */
     const run = (fiber: Fiber.Fiber<unknown, unknown>, exchange: Exchange, deadline: number) => {
       const ticket = { fiber, deadline, timedOut: false }
       gate.startRun(ticket)
-      return Effect.matchCauseEffect(routed, {
+      return Effect.matchCauseEffect(Effect.provideService(routed, CurrentRequester, requesterOf(exchange.caller, exchange.executionMs)), {
         onSuccess: (response) => {
           gate.endRun(ticket)
           gate.leave(exchange.caller)
