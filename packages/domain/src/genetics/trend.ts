@@ -35,7 +35,10 @@ export interface YearFigures {
 /** Per-record values the year figures read, by row. */
 export interface GeneticColumns {
   readonly inbreeding: ArrayLike<number>
+  /** t by row; by depth code when `depth` is given (the Dataset's columns, columns.ts). */
   readonly equivalentGenerations: ArrayLike<number>
+  /** The row's depth code into `equivalentGenerations`. */
+  readonly depth?: ArrayLike<number> | undefined
 }
 
 /** Sums a year's figures are made of, one slot per year of `YearSums`. */
@@ -71,14 +74,14 @@ export const yearFigures = (
     else if (y > last) last = y
   }
   const sums = new Float64Array((last - first + 1) * SUMS)
-  const { equivalentGenerations, inbreeding } = columns
+  const { depth, equivalentGenerations, inbreeding } = columns
   for (let k = 0; k < size; k++) {
     const row = rows === undefined ? k : rows[k]
     const y = year[row]
     if (y === noYear) continue
     const at = (y - first) * SUMS
     const f = inbreeding[row]
-    const t = equivalentGenerations[row]
+    const t = equivalentGenerations[depth === undefined ? row : depth[row]]
     sums[at + COUNT]++
     sums[at + F] += f
     if (f > 0) sums[at + INBRED]++

@@ -11,6 +11,7 @@ import { dictionaryValue, postingsOf } from "../dataset/columns.ts"
 import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
 import { ancestorContributions } from "../genetics/ancestors.ts"
 import { ancestryOf } from "../genetics/ancestry.ts"
+import { completeGenerationsOf, equivalentGenerationsOf } from "../genetics/columns.ts"
 import { founderContributions } from "../genetics/founders.ts"
 import { generationInterval } from "../genetics/interval.ts"
 import { type OrderedPedigree, rowPedigree } from "../genetics/ordered.ts"
@@ -187,9 +188,9 @@ export const breedParente = (data: DatasetData, row: number): Float32Array | nul
 
 /** `GET /v1/equides/{id}/genetique` of `row`. */
 export const genetique = (data: DatasetData, row: number): Genetique => {
-  const { completeGenerations, equivalentGenerations, inbreeding, longestLine } = data.genetics
+  const { inbreeding, longestLine } = data.genetics
   const F = inbreeding[row]
-  const t = equivalentGenerations[row]
+  const t = equivalentGenerationsOf(data.genetics, row)
   const increase = individualIncrease(F, t)
   const codes = codesOfRow(data, row)
   const breed = codes === undefined ? undefined : breedOf(data, codes)
@@ -200,7 +201,7 @@ export const genetique = (data: DatasetData, row: number): Genetique => {
     id: idOf(data, row),
     consanguinite: single(F),
     generations_equivalentes: single(t),
-    generations_completes: completeGenerations[row],
+    generations_completes: completeGenerationsOf(data.genetics, row),
     generations_max: longestLine[row],
     accroissement_individuel: increase === null ? null : single(increase),
     parente_moyenne: parente,
@@ -274,7 +275,12 @@ export const statsGenetique = (data: DatasetData, query: GenetiqueInput): QueryR
   const breed = breedOf(data, codes)
   const answer: StatsGenetique = {
     race: breed.race,
-    annees: yearFigures(data.genetics, data.year, NO_YEAR, selectionRows(selection)),
+    annees: yearFigures(
+      { inbreeding: data.genetics.inbreeding, equivalentGenerations: data.genetics.depthEquivalent, depth: data.genetics.depth },
+      data.year,
+      NO_YEAR,
+      selectionRows(selection)
+    ),
     reference: state.populations.get(breedKey(codes)) ?? populationOf(data, breed)
   }
   if (state.populations.size >= BREEDS_KEPT) state.populations.clear()
