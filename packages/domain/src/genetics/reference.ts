@@ -28,7 +28,10 @@ export const referencePopulation = (
     if (y !== noYear && y <= loadYear && (last === noYear || y > last)) last = y
   }
   if (last === noYear) return null
-  const within = (y: number): boolean => y !== noYear && y >= last - 4 && y <= last
+  // Constants, not the variable the first loop wrote (a closure over it made every read of it slow).
+  const first = last - 4
+  const final = last
+  const within = (y: number): boolean => y !== noYear && y >= first && y <= final
   let count = 0
   for (let k = 0; k < size; k++) if (within(year[rows === undefined ? k : rows[k]])) count++
   const members = new Int32Array(count)
@@ -39,5 +42,5 @@ export const referencePopulation = (
     if (at > 0 && row < members[at - 1]) ascending = false
     members[at++] = row
   }
-  return { annee_min: last - 4, annee_max: last, rows: ascending ? members : members.sort() }
+  return { annee_min: first, annee_max: final, rows: ascending ? members : members.sort() }
 }
