@@ -12,6 +12,7 @@
  * without sorting the rows again and holding its own copy of the order (4 bytes a record per thread).
  */
 import type { Parentage } from "../query/consanguinite/cutGraph.ts"
+import { depthCodes } from "./depthCodes.ts"
 import { generationsOf } from "./generations.ts"
 import { inbreedingCoefficients } from "./inbreeding.ts"
 import { pedigreeGraph } from "./pedigreeGraph.ts"
@@ -55,42 +56,20 @@ export const geneticColumns = (parentage: Parentage): GeneticColumns => {
   const { complete, equivalent } = generationsOf(graph)
   const n = graph.size
   const inbreeding = new Float32Array(n)
-  // A depth's key: t's single-precision bits, then the complete generations (both exact in a double).
-  const single = new Float32Array(1)
-  const bits = new Uint32Array(single.buffer)
-  const codeOfKey = new Map<number, number>()
-  const keys: Array<number> = []
-  const codes = new Uint32Array(n)
   let deepest = 0
   for (let v = 0; v < n; v++) {
-    const row = graph.row[v]
-    inbreeding[row] = F[v]
-    single[0] = equivalent[v]
-    const key = bits[0] * 256 + Math.min(255, complete[v])
-    let code = codeOfKey.get(key)
-    if (code === undefined) {
-      code = keys.length
-      codeOfKey.set(key, code)
-      keys.push(key)
-    }
-    codes[row] = code
+    inbreeding[graph.row[v]] = F[v]
     if (graph.longestLine[v] > deepest) deepest = graph.longestLine[v]
   }
-  const depthEquivalent = new Float32Array(keys.length)
-  const depthComplete = new Uint8Array(keys.length)
-  for (const [code, key] of keys.entries()) {
-    bits[0] = Math.floor(key / 256)
-    depthEquivalent[code] = single[0]
-    depthComplete[code] = key % 256
-  }
+  const depth = depthCodes(graph.row, equivalent, complete)
   // Saturated: only a malformed chain of 65 536 records can reach it, and it must not stop a load.
   const longestLine = deepest < 256 ? new Uint8Array(n) : new Uint16Array(n)
   for (let v = 0; v < n; v++) longestLine[graph.row[v]] = Math.min(0xffff, graph.longestLine[v])
   return {
     inbreeding,
-    depth: keys.length <= U16_CODES ? Uint16Array.from(codes) : codes,
-    depthEquivalent,
-    depthComplete,
+    depth: depth.equivalent.length <= U16_CODES ? Uint16Array.from(depth.codes) : depth.codes,
+    depthEquivalent: depth.equivalent,
+    depthComplete: depth.complete,
     longestLine,
     // The graph numbers its nodes in that order: its node-to-row array is the order, kept as is.
     generationOrder: graph.row
