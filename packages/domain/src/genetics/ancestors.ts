@@ -12,9 +12,9 @@
  * Computed over the members' ancestry (ancestry.ts: a subgraph numbered in the pedigree's order,
  * shared with f_e and the generation interval): contributions once, then lowered along the chosen
  * ancestor's own ancestors at each choice; an explained share is computed when an ancestor is
- * examined, up its ancestors to the chosen ones. Since neither ever
- * favours an ancestor again, the choice is a lazy greedy over a heap: a few ancestor walks per
- * choice instead of two passes over the whole ancestry (which took minutes for a whole registry).
+ * examined, up its ancestors to the chosen ones. Since neither ever favours an ancestor again, the
+ * choice is a lazy greedy over a heap: a few ancestor walks per choice instead of two passes over
+ * the whole ancestry (which took minutes for a whole registry).
  */
 import { type Ancestry, ancestryOf } from "./ancestry.ts"
 import type { OrderedPedigree } from "./ordered.ts"

@@ -41,7 +41,7 @@ export interface GeneticColumns {
   readonly depth?: ArrayLike<number> | undefined
 }
 
-/** Sums a year's figures are made of, one slot per year of `YearSums`. */
+/** Where each sum a year's figures are made of sits among the year's `SUMS` slots. */
 const COUNT = 0
 const F = 1
 const INBRED = 2
