@@ -8,6 +8,7 @@
 import { Effect } from "effect"
 import { performance } from "node:perf_hooks"
 import { dictionarySize, dictionaryValue } from "../packages/domain/src/dataset/columns.ts"
+import { equivalentGenerationsOf } from "../packages/domain/src/genetics/columns.ts"
 import { effectiveSize, individualIncrease } from "../packages/domain/src/genetics/trend.ts"
 import { ingestSource } from "../packages/ingest/src/load/loadDataset.ts"
 
@@ -21,7 +22,7 @@ const { data } = await Effect.runPromise(ingestSource(file, {
   }
 }))
 const geneticsMs = performance.now() - geneticsStarted
-const { inbreeding: F, equivalentGenerations: t } = data.genetics
+const F = data.genetics.inbreeding
 const n = data.year.length
 
 interface Group { count: number; f: number; zero: number; eighth: number; t: number; old: number; oldF: number; recent: number; recentF: number; deep: number; increase: number }
@@ -36,12 +37,12 @@ for (let row = 0; row < n; row++) {
     g.f += f
     if (f === 0) g.zero++
     if (f >= 1 / 8) g.eighth++
-    g.t += t[row]
+    g.t += equivalentGenerationsOf(data.genetics, row)
     if (y >= 1989 && y <= 1992) { g.old++; g.oldF += f }
     if (y >= 2020 && y <= 2024) {
       g.recent++
       g.recentF += f
-      const increase = individualIncrease(f, t[row])
+      const increase = individualIncrease(f, equivalentGenerationsOf(data.genetics, row))
       if (increase !== null) { g.deep++; g.increase += increase }
     }
   }

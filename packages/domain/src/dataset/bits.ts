@@ -28,6 +28,10 @@ export const bitRank = (bits: Uint32Array, ranks: Uint32Array, row: number): num
 
 export const hasBit = (bits: Uint32Array, row: number): boolean => ((bits[row >>> 5] >>> (row & 31)) & 1) === 1
 
+export const setBit = (bits: Uint32Array, row: number): void => {
+  bits[row >>> 5] |= 1 << (row & 31)
+}
+
 export const setBits = (bits: Uint32Array, rows: ArrayLike<number>): void => {
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]

@@ -9,12 +9,14 @@
  * `ANCESTORS_MAX` are chosen, or until the unexplained share is below `UNEXPLAINED_MIN`.
  * f_a = 1 / Σ p_k² over the chosen ones.
  *
- * Computed over the members' ancestry (a subgraph numbered in the pedigree's order): contributions once,
- * then lowered along the chosen ancestor's own ancestors at each choice; an explained share is
- * computed when an ancestor is examined, up its ancestors to the chosen ones. Since neither ever
- * favours an ancestor again, the choice is a lazy greedy over a heap: a few ancestor walks per
- * choice instead of two passes over the whole ancestry (which took minutes for a whole registry).
+ * Computed over the members' ancestry (ancestry.ts: a subgraph numbered in the pedigree's order,
+ * shared with f_e and the generation interval): contributions once, then lowered along the chosen
+ * ancestor's own ancestors at each choice; an explained share is computed when an ancestor is
+ * examined, up its ancestors to the chosen ones. Since neither ever favours an ancestor again, the
+ * choice is a lazy greedy over a heap: a few ancestor walks per choice instead of two passes over
+ * the whole ancestry (which took minutes for a whole registry).
  */
+import { type Ancestry, ancestryOf } from "./ancestry.ts"
 import type { OrderedPedigree } from "./ordered.ts"
 
 export const ANCESTORS_MAX = 1000
@@ -44,51 +46,22 @@ export interface AncestorContributions {
   readonly explained: number
 }
 
-export const ancestorContributions = (pedigree: OrderedPedigree, members: ArrayLike<number>): AncestorContributions => {
-  const n = pedigree.size
-  const { order } = pedigree
-  // The members' ancestry, oldest first, with local parent numbers.
-  const local = new Int32Array(n).fill(-1)
-  const weight = new Uint8Array(n)
-  let count = 0
-  for (let k = 0; k < members.length; k++) {
-    if (weight[members[k]] === 1) continue
-    weight[members[k]] = 1
-    count++
-  }
-  const inAncestry = weight.slice()
-  let m = 0
-  for (let k = n - 1; k >= 0; k--) {
-    const v = order[k]
-    if (inAncestry[v] === 0) continue
-    m++
-    const s = pedigree.sire(v)
-    const d = pedigree.dam(v)
-    if (s >= 0) inAncestry[s] = 1
-    if (d >= 0) inAncestry[d] = 1
-  }
-  const node = new Int32Array(m)
-  const sire = new Int32Array(m)
-  const dam = new Int32Array(m)
-  const base = new Float64Array(m)
+export const ancestorContributions = (
+  pedigree: OrderedPedigree,
+  members: ArrayLike<number>,
+  ancestry: Ancestry = ancestryOf(pedigree, members)
+): AncestorContributions => {
+  const { dam, member, members: count, node, sire } = ancestry
+  const m = node.length
+  const held = new Float64Array(m)
   const candidate = new Uint8Array(m)
-  for (let k = 0, i = 0; k < n; k++) {
-    const v = order[k]
-    if (inAncestry[v] === 0) continue
-    local[v] = i
-    node[i] = v
-    const s = pedigree.sire(v)
-    const d = pedigree.dam(v)
-    sire[i] = s < 0 ? -1 : local[s]
-    dam[i] = d < 0 ? -1 : local[d]
+  for (let i = 0; i < m; i++) {
     if (sire[i] >= 0) candidate[sire[i]] = 1
     if (dam[i] >= 0) candidate[dam[i]] = 1
-    if (weight[v] === 1) base[i] = 1 / count
-    i++
+    if (member[i] === 1) held[i] = 1 / count
   }
 
   // Contributions with no cut yet: each node passes half of what it holds to each parent.
-  const held = Float64Array.from(base)
   for (let i = m - 1; i >= 0; i--) {
     const half = 0.5 * held[i]
     if (sire[i] >= 0) held[sire[i]] += half

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import { geneticColumns } from "./columns.ts"
+import { completeGenerationsOf, equivalentGenerationsOf, geneticColumns } from "./columns.ts"
+import { generationsOf } from "./generations.ts"
 import { rowPedigree } from "./ordered.ts"
 import { coancestryTable, pedigreeArbitrary } from "./pedigree.fixtures.ts"
 import { pedigreeGraph } from "./pedigreeGraph.ts"
@@ -44,5 +45,43 @@ describe("the genetics columns", () => {
       }),
       { numRuns: 300 }
     )
+  })
+
+  it("code t and the complete generations by depth, each row's pair exactly as computed (t in single precision)", () => {
+    fc.assert(
+      fc.property(anyParentage, (parentage) => {
+        const graph = pedigreeGraph(parentage)
+        const { complete, equivalent } = generationsOf(graph)
+        const columns = geneticColumns(parentage)
+        expect(columns.depth).toBeInstanceOf(Uint16Array)
+        expect(columns.longestLine).toBeInstanceOf(Uint8Array)
+        for (let row = 0; row < graph.size; row++) {
+          const v = graph.node[row]
+          expect(equivalentGenerationsOf(columns, row)).toBe(Math.fround(equivalent[v]))
+          expect(completeGenerationsOf(columns, row)).toBe(complete[v])
+          expect(columns.longestLine[row]).toBe(graph.longestLine[v])
+        }
+        // Each code once: as many codes as distinct pairs.
+        const pairs = new Set(Array.from(graph.node, (v) => `${Math.fround(equivalent[v])}/${complete[v]}`))
+        expect(columns.depthEquivalent.length).toBe(pairs.size)
+      }),
+      { numRuns: 300 }
+    )
+  })
+
+  it("hold a line of 256 generations or more on two bytes", () => {
+    // A chain of 300 records, each the foal of the previous one and of a founder: lines 0..299.
+    const n = 600
+    const sire = new Int32Array(n).fill(-1)
+    const dam = new Int32Array(n).fill(-1)
+    for (let k = 1; k < 300; k++) {
+      sire[k] = k - 1
+      dam[k] = 300 + k
+    }
+    const columns = geneticColumns({ sire, dam })
+    expect(columns.longestLine).toBeInstanceOf(Uint16Array)
+    expect(columns.longestLine[299]).toBe(299)
+    expect(completeGenerationsOf(columns, 299)).toBe(1)
+    expect(rowPedigree({ sire, dam }, columns).sire(299)).toBe(298)
   })
 })

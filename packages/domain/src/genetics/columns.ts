@@ -2,14 +2,17 @@
  * The per-record genetics columns of a Dataset (issue 27), computed once at load over the whole
  * pedigree: F over all known generations (inbreeding.ts), t and complete generations
  * (generations.ts), the longest line (pedigreeGraph.ts). Stored by row, single precision for the two
- * real-valued columns (seven significant digits, 4 bytes a record each instead of 8), and the rows
- * in the load graph's generation order: the columns cost 15 bytes a record.
+ * real-valued columns (seven significant digits, 4 bytes a record each instead of 8), t and the
+ * complete generations as one code into their distinct pairs, and the rows in the load graph's
+ * generation order: the columns cost 11 bytes a record (4 F, 2 depth, 1 longest line, 4 order),
+ * 15 before the depth code and the one-byte longest line.
  *
  * The longest line also keeps the graph: with the links, it gives the acyclic graph back
  * (`rowPedigree` in ordered.ts), which the generation order lets a query thread walk parents first
  * without sorting the rows again and holding its own copy of the order (4 bytes a record per thread).
  */
 import type { Parentage } from "../query/consanguinite/cutGraph.ts"
+import { depthCodes } from "./depthCodes.ts"
 import { generationsOf } from "./generations.ts"
 import { inbreedingCoefficients } from "./inbreeding.ts"
 import { pedigreeGraph } from "./pedigreeGraph.ts"
@@ -17,14 +20,34 @@ import { pedigreeGraph } from "./pedigreeGraph.ts"
 export interface GeneticColumns {
   /** F of each row over all known generations. */
   readonly inbreeding: Float32Array
-  /** t, the equivalent complete generations, of each row. */
-  readonly equivalentGenerations: Float32Array
-  readonly completeGenerations: Uint8Array
-  /** The generation of the row's deepest known ancestor (0: no known parent). */
-  readonly longestLine: Uint16Array
+  /**
+   * The row's depth: a code into `depthEquivalent` and `depthComplete`. A pedigree's t and complete
+   * generations take few distinct pairs (8 255 at 4.45 M generated records), so a row holds 2 bytes
+   * for both where 5 were stored; 4 bytes (no saving, no loss) past 65 536 distinct pairs.
+   */
+  readonly depth: Uint16Array | Uint32Array
+  /** t, the equivalent complete generations, of each depth code (`equivalentGenerationsOf`). */
+  readonly depthEquivalent: Float32Array
+  /** Complete generations of each depth code (`completeGenerationsOf`), 255 at most. */
+  readonly depthComplete: Uint8Array
+  /**
+   * The generation of the row's deepest known ancestor (0: no known parent): one byte while every
+   * line is shorter than 256 generations (a real registry's longest line is a few dozen), else two.
+   */
+  readonly longestLine: Uint8Array | Uint16Array
   /** Every row once, by longest line (parents before children), within one in the load walk's finishing order. */
   readonly generationOrder: Int32Array
 }
+
+/** t of `row`. */
+export const equivalentGenerationsOf = (columns: GeneticColumns, row: number): number =>
+  columns.depthEquivalent[columns.depth[row]]
+
+/** Complete generations of `row`. */
+export const completeGenerationsOf = (columns: GeneticColumns, row: number): number =>
+  columns.depthComplete[columns.depth[row]]
+
+const U16_CODES = 1 << 16
 
 /** The columns of rows whose parents are `parentage` (rows, -1: unknown or dangling). */
 export const geneticColumns = (parentage: Parentage): GeneticColumns => {
@@ -32,21 +55,23 @@ export const geneticColumns = (parentage: Parentage): GeneticColumns => {
   const F = inbreedingCoefficients(graph)
   const { complete, equivalent } = generationsOf(graph)
   const n = graph.size
-  const columns: GeneticColumns = {
-    inbreeding: new Float32Array(n),
-    equivalentGenerations: new Float32Array(n),
-    completeGenerations: new Uint8Array(n),
-    longestLine: new Uint16Array(n),
+  const inbreeding = new Float32Array(n)
+  let deepest = 0
+  for (let v = 0; v < n; v++) {
+    inbreeding[graph.row[v]] = F[v]
+    if (graph.longestLine[v] > deepest) deepest = graph.longestLine[v]
+  }
+  const depth = depthCodes(graph.row, equivalent, complete)
+  // Saturated: only a malformed chain of 65 536 records can reach it, and it must not stop a load.
+  const longestLine = deepest < 256 ? new Uint8Array(n) : new Uint16Array(n)
+  for (let v = 0; v < n; v++) longestLine[graph.row[v]] = Math.min(0xffff, graph.longestLine[v])
+  return {
+    inbreeding,
+    depth: depth.equivalent.length <= U16_CODES ? Uint16Array.from(depth.codes) : depth.codes,
+    depthEquivalent: depth.equivalent,
+    depthComplete: depth.complete,
+    longestLine,
     // The graph numbers its nodes in that order: its node-to-row array is the order, kept as is.
     generationOrder: graph.row
   }
-  for (let v = 0; v < n; v++) {
-    const row = graph.row[v]
-    columns.inbreeding[row] = F[v]
-    columns.equivalentGenerations[row] = equivalent[v]
-    columns.completeGenerations[row] = Math.min(255, complete[v])
-    // Saturated: only a malformed chain of 65 536 records can reach it, and it must not stop a load.
-    columns.longestLine[row] = Math.min(0xffff, graph.longestLine[v])
-  }
-  return columns
 }

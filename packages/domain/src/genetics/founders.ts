@@ -6,8 +6,10 @@
  * each node passes half of what it holds to each known parent. A node with both parents unknown is a
  * founder and keeps what it received; a node with one unknown parent passes half to the known one,
  * and the other half makes its unknown parent a founder of its own (a phantom).
- * f_e = 1 / Σ q_k² over the founders.
+ * f_e = 1 / Σ q_k² over the founders. Computed over the members' ancestry (ancestry.ts), which
+ * `statsGenetique` shares with f_a and the generation interval.
  */
+import { type Ancestry, ancestryOf } from "./ancestry.ts"
 import type { OrderedPedigree } from "./ordered.ts"
 
 export interface FounderContributions {
@@ -17,27 +19,23 @@ export interface FounderContributions {
   readonly founders: number
 }
 
-export const founderContributions = (pedigree: OrderedPedigree, members: ArrayLike<number>): FounderContributions => {
-  const n = pedigree.size
-  const { dam, order, sire } = pedigree
-  const held = new Float64Array(n)
-  const member = new Uint8Array(n)
-  let count = 0
-  for (let k = 0; k < members.length; k++) {
-    if (member[members[k]] === 1) continue
-    member[members[k]] = 1
-    count++
-  }
+export const founderContributions = (
+  pedigree: OrderedPedigree,
+  members: ArrayLike<number>,
+  ancestry: Ancestry = ancestryOf(pedigree, members)
+): FounderContributions => {
+  const { dam, member, members: count, sire } = ancestry
   if (count === 0) return { effective: null, founders: 0 }
-  for (let v = 0; v < n; v++) if (member[v] === 1) held[v] = 1 / count
+  const m = member.length
+  const held = new Float64Array(m)
+  for (let i = 0; i < m; i++) if (member[i] === 1) held[i] = 1 / count
   let squares = 0
   let founders = 0
-  for (let k = n - 1; k >= 0; k--) {
-    const v = order[k]
-    const h = held[v]
+  for (let i = m - 1; i >= 0; i--) {
+    const h = held[i]
     if (h === 0) continue
-    const s = sire(v)
-    const d = dam(v)
+    const s = sire[i]
+    const d = dam[i]
     if (s < 0 && d < 0) {
       squares += h * h
       founders++

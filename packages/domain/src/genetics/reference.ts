@@ -14,23 +14,36 @@ export interface ReferencePopulation {
   readonly rows: Int32Array
 }
 
-/** The reference population among `rows` (the breed's); null when none has a year ≤ `loadYear`. */
+/**
+ * The reference population among `rows` (the breed's; every row when undefined); null when none has
+ * a year ≤ `loadYear`.
+ */
 export const referencePopulation = (
   year: Int32Array,
   noYear: number,
-  rows: ArrayLike<number>,
+  rows: ArrayLike<number> | undefined,
   loadYear: number
 ): ReferencePopulation | null => {
+  const size = rows === undefined ? year.length : rows.length
   let last = noYear
-  for (let k = 0; k < rows.length; k++) {
-    const y = year[rows[k]]
+  for (let k = 0; k < size; k++) {
+    const y = year[rows === undefined ? k : rows[k]]
     if (y !== noYear && y <= loadYear && (last === noYear || y > last)) last = y
   }
   if (last === noYear) return null
-  const members: Array<number> = []
-  for (let k = 0; k < rows.length; k++) {
-    const y = year[rows[k]]
-    if (y !== noYear && y >= last - 4 && y <= last) members.push(rows[k])
+  // Constants, not the variable the first loop wrote (a closure over it made every read of it slow).
+  const first = last - 4
+  const final = last
+  const within = (y: number): boolean => y !== noYear && y >= first && y <= final
+  let count = 0
+  for (let k = 0; k < size; k++) if (within(year[rows === undefined ? k : rows[k]])) count++
+  const members = new Int32Array(count)
+  let ascending = true
+  for (let k = 0, at = 0; k < size; k++) {
+    const row = rows === undefined ? k : rows[k]
+    if (!within(year[row])) continue
+    if (at > 0 && row < members[at - 1]) ascending = false
+    members[at++] = row
   }
-  return { annee_min: last - 4, annee_max: last, rows: Int32Array.from(members).sort() }
+  return { annee_min: first, annee_max: final, rows: ascending ? members : members.sort() }
 }

@@ -35,62 +35,83 @@ export interface YearFigures {
 /** Per-record values the year figures read, by row. */
 export interface GeneticColumns {
   readonly inbreeding: ArrayLike<number>
+  /** t by row; by depth code when `depth` is given (the Dataset's columns, columns.ts). */
   readonly equivalentGenerations: ArrayLike<number>
+  /** The row's depth code into `equivalentGenerations`. */
+  readonly depth?: ArrayLike<number> | undefined
 }
 
+/** Where each sum a year's figures are made of sits among the year's `SUMS` slots. */
+const COUNT = 0
+const F = 1
+const INBRED = 2
+const SIXTEENTH = 3
+const EIGHTH = 4
+const T = 5
+const DEEP = 6
+const INCREASE = 7
+const SUMS = 8
+
 /**
- * The figures of every birth year of `rows` (ascending); rows without a year (`noYear`) are left
- * out.
+ * The figures of every birth year of `rows` (ascending; every row when `rows` is undefined), rows
+ * without a year (`noYear`) left out. Each year's sums are added up in the order of `rows`; one
+ * typed array holds them all, by year from the earliest.
  */
 export const yearFigures = (
   columns: GeneticColumns,
   year: Int32Array,
   noYear: number,
-  rows: ArrayLike<number>
+  rows?: ArrayLike<number>
 ): Array<YearFigures> => {
-  interface Sums {
-    count: number
-    f: number
-    inbred: number
-    sixteenth: number
-    eighth: number
-    t: number
-    deep: number
-    increase: number
+  const size = rows === undefined ? year.length : rows.length
+  let first = 0
+  let last = -1
+  for (let k = 0; k < size; k++) {
+    const y = year[rows === undefined ? k : rows[k]]
+    if (y === noYear) continue
+    if (last < first) first = last = y
+    else if (y < first) first = y
+    else if (y > last) last = y
   }
-  const byYear = new Map<number, Sums>()
-  for (let k = 0; k < rows.length; k++) {
-    const row = rows[k]
+  const sums = new Float64Array((last - first + 1) * SUMS)
+  const { depth, equivalentGenerations, inbreeding } = columns
+  for (let k = 0; k < size; k++) {
+    const row = rows === undefined ? k : rows[k]
     const y = year[row]
     if (y === noYear) continue
-    let sums = byYear.get(y)
-    if (sums === undefined) {
-      sums = { count: 0, f: 0, inbred: 0, sixteenth: 0, eighth: 0, t: 0, deep: 0, increase: 0 }
-      byYear.set(y, sums)
-    }
-    const f = columns.inbreeding[row]
-    const t = columns.equivalentGenerations[row]
-    sums.count++
-    sums.f += f
-    if (f > 0) sums.inbred++
-    if (f >= 1 / 16) sums.sixteenth++
-    if (f >= 1 / 8) sums.eighth++
-    sums.t += t
-    const increase = individualIncrease(f, t)
-    if (increase !== null) {
-      sums.deep++
-      sums.increase += increase
+    const at = (y - first) * SUMS
+    const f = inbreeding[row]
+    const t = equivalentGenerations[depth === undefined ? row : depth[row]]
+    sums[at + COUNT]++
+    sums[at + F] += f
+    if (f > 0) sums[at + INBRED]++
+    if (f >= 1 / 16) sums[at + SIXTEENTH]++
+    if (f >= 1 / 8) sums[at + EIGHTH]++
+    sums[at + T] += t
+    if (t > 1) {
+      sums[at + DEEP]++
+      // 1 − 1^x is 0: no power to take for the animals without inbreeding, half of a registry.
+      if (f !== 0) sums[at + INCREASE] += individualIncrease(f, t) ?? 0
     }
   }
-  return [...byYear.entries()].sort(([a], [b]) => a - b).map(([annee, s]) => ({
-    annee,
-    effectif: s.count,
-    consanguinite_moyenne: s.f / s.count,
-    consanguins: s.inbred,
-    au_moins_6_25: s.sixteenth,
-    au_moins_12_5: s.eighth,
-    generations_equivalentes_moyennes: s.t / s.count,
-    accroissement_moyen: s.deep === 0 ? null : s.increase / s.deep,
-    taille_efficace: effectiveSize(s.increase, s.deep)
-  }))
+  const figures: Array<YearFigures> = []
+  for (let y = first; y <= last; y++) {
+    const at = (y - first) * SUMS
+    const count = sums[at + COUNT]
+    if (count === 0) continue
+    const deep = sums[at + DEEP]
+    const increase = sums[at + INCREASE]
+    figures.push({
+      annee: y,
+      effectif: count,
+      consanguinite_moyenne: sums[at + F] / count,
+      consanguins: sums[at + INBRED],
+      au_moins_6_25: sums[at + SIXTEENTH],
+      au_moins_12_5: sums[at + EIGHTH],
+      generations_equivalentes_moyennes: sums[at + T] / count,
+      accroissement_moyen: deep === 0 ? null : increase / deep,
+      taille_efficace: effectiveSize(increase, deep)
+    })
+  }
+  return figures
 }

@@ -12,6 +12,8 @@ import { foldedCodes } from "../dataset/foldedCodes.ts"
 import { heldBreed, meanOf, rowsOfCodes } from "../genetics/breedShares.ts"
 import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
 import { ancestorContributions } from "../genetics/ancestors.ts"
+import { ancestryOf } from "../genetics/ancestry.ts"
+import { completeGenerationsOf, equivalentGenerationsOf } from "../genetics/columns.ts"
 import { founderContributions } from "../genetics/founders.ts"
 import { generationInterval } from "../genetics/interval.ts"
 import { type OrderedPedigree, rowPedigree } from "../genetics/ordered.ts"
@@ -71,13 +73,6 @@ interface ThreadState {
 
 const states = new WeakMap<DatasetData, ThreadState>()
 
-/** Every row, ascending (a plain loop: \`Uint32Array.from\` with a mapping function took 120 ms at 4.45 M rows). */
-const allRowsOf = (data: DatasetData): Uint32Array => {
-  const rows = new Uint32Array(data.size)
-  for (let row = 0; row < rows.length; row++) rows[row] = row
-  return rows
-}
-
 const stateOf = (data: DatasetData): ThreadState => {
   let state = states.get(data)
   if (state === undefined) {
@@ -91,7 +86,7 @@ const stateOf = (data: DatasetData): ThreadState => {
 /** The race codes a folded race value covers, ascending; the key of a breed is their list. */
 const breedKey = (codes: ReadonlyArray<number> | undefined): string => (codes === undefined ? "*" : codes.join(","))
 
-const breedOfRows = (data: DatasetData, race: string | null, rows: Uint32Array): Breed => {
+const breedOfRows = (data: DatasetData, race: string | null, rows: Uint32Array | undefined): Breed => {
   const reference = referencePopulation(data.year, NO_YEAR, rows, loadYearOf(data))
   return { race, reference, meanInbreeding: reference === null ? 0 : meanOf(data.genetics.inbreeding, reference.rows) }
 }
@@ -102,7 +97,8 @@ const breedOf = (data: DatasetData, codes: ReadonlyArray<number> | undefined): B
   const known = state.breeds.get(key)
   if (known !== undefined) return known
   let breed: Breed
-  if (codes === undefined) breed = breedOfRows(data, null, allRowsOf(data))
+  // Without codes, the whole extract: every row, none listed.
+  if (codes === undefined) breed = breedOfRows(data, null, undefined)
   else {
     // The race as its records spell it: the most frequent spelling.
     let most = codes[0]
@@ -179,9 +175,9 @@ export const breedParente = (data: DatasetData, row: number, rows: ArrayLike<num
 
 /** `GET /v1/equides/{id}/genetique` of `row`. */
 export const genetique = (data: DatasetData, row: number): Genetique => {
-  const { completeGenerations, equivalentGenerations, inbreeding, longestLine } = data.genetics
+  const { inbreeding, longestLine } = data.genetics
   const F = inbreeding[row]
-  const t = equivalentGenerations[row]
+  const t = equivalentGenerationsOf(data.genetics, row)
   const increase = individualIncrease(F, t)
   const codes = codesOfRow(data, row)
   const breed = codes === undefined ? undefined : breedOf(data, codes)
@@ -193,7 +189,7 @@ export const genetique = (data: DatasetData, row: number): Genetique => {
     id: idOf(data, row),
     consanguinite: single(F),
     generations_equivalentes: single(t),
-    generations_completes: completeGenerations[row],
+    generations_completes: completeGenerationsOf(data.genetics, row),
     generations_max: longestLine[row],
     accroissement_individuel: increase === null ? null : single(increase),
     parente_moyenne: parente,
@@ -212,8 +208,9 @@ const populationOf = (data: DatasetData, breed: Breed): StatsGenetique["referenc
   const reference = breed.reference
   if (reference === null) return null
   const { pedigree } = stateOf(data)
-  const founders = founderContributions(pedigree, reference.rows)
-  const ancestors = ancestorContributions(pedigree, reference.rows)
+  const ancestry = ancestryOf(pedigree, reference.rows)
+  const founders = founderContributions(pedigree, reference.rows, ancestry)
+  const ancestors = ancestorContributions(pedigree, reference.rows, ancestry)
   return {
     annee_min: reference.annee_min,
     annee_max: reference.annee_max,
@@ -222,7 +219,7 @@ const populationOf = (data: DatasetData, breed: Breed): StatsGenetique["referenc
     ancetres_efficaces: ancestors.effective,
     ancetres_retenus: ancestors.chosen.length,
     contribution_expliquee: Math.min(1, ancestors.explained),
-    intervalle_generation: generationInterval(pedigree, data.year, NO_YEAR, reference.rows),
+    intervalle_generation: generationInterval(pedigree, data.year, NO_YEAR, reference.rows, ancestry),
     principaux_ancetres: ancestors.chosen.slice(0, PRINCIPAUX_ANCETRES).map(({ contribution, node: row }) => ({
       id: idOf(data, row),
       nom: nomOf(data, row),
@@ -266,7 +263,12 @@ export const statsGenetique = (data: DatasetData, query: GenetiqueInput): QueryR
   const breed = breedOf(data, codes)
   const answer: StatsGenetique = {
     race: breed.race,
-    annees: yearFigures(data.genetics, data.year, NO_YEAR, selectionRows(selection) ?? allRowsOf(data)),
+    annees: yearFigures(
+      { inbreeding: data.genetics.inbreeding, equivalentGenerations: data.genetics.depthEquivalent, depth: data.genetics.depth },
+      data.year,
+      NO_YEAR,
+      selectionRows(selection)
+    ),
     reference: state.populations.get(breedKey(codes)) ?? populationOf(data, breed)
   }
   if (state.populations.size >= BREEDS_KEPT) state.populations.clear()

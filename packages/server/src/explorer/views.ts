@@ -3,7 +3,7 @@
  * `descendance`, `linkReference`, `breedReference`…): the page adds only what lies one record away
  * (a parent's parents, a product's other parent, the name of a dangling ancestor).
  */
-import { breedReference, type DatasetData, descendance, equide, findEquide, linkReference, type Reference } from "@equides/domain"
+import { breedReference, type DatasetData, descendance, equide, equivalentGenerationsOf, findEquide, linkReference, type Reference } from "@equides/domain"
 import type { ParentLinks } from "./pedigreeGrid.ts"
 import type { ProgenyView } from "./progenyPage.ts"
 import type { Grandparents, RecordView } from "./recordPage.ts"
@@ -32,7 +32,7 @@ export const recordView = (data: DatasetData, row: number): RecordView => {
     // (without its mean coancestry, one indirect pass over the whole pedigree on a breed's first use).
     genetique: {
       consanguinite: data.genetics.inbreeding[row],
-      generations_equivalentes: data.genetics.equivalentGenerations[row],
+      generations_equivalentes: equivalentGenerationsOf(data.genetics, row),
       reference: breedReference(data, row)
     }
   }
