@@ -12,12 +12,13 @@ import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Admission, admittedAt } from "../admission/Gatekeeper.ts"
 import { Settings } from "../config.ts"
-import { Executor } from "../execution/Executor.ts"
 import { exportHead, exportRows } from "../export/exportBody.ts"
 import { exportBody } from "../export/exportStream.ts"
 import { Pacer, realClock } from "../export/pacing.ts"
 import { parquetFileName, parquetPath } from "../export/parquet.ts"
 import { makeParquetOf } from "../export/parquetFile.ts"
+import { parquetWriter } from "../export/parquetThread.ts"
+import { Telemetry } from "../telemetry.ts"
 import { createReadStream } from "node:fs"
 import { fromInvalidParameter } from "../problems.ts"
 
@@ -26,10 +27,9 @@ export const ExportHandlers = HttpApiBuilder.group(
   "export",
   Effect.fnUntraced(function*(handlers) {
     const data = yield* Dataset
-    const executor = yield* Executor
     const gatekeeper = yield* Admission
     const { exportDir, rateLimitRate } = yield* Settings
-    const parquetOf = makeParquetOf(parquetPath(data, exportDir), parquetFileName(data), (path) => Effect.runPromise(executor.writeParquet(path)))
+    const parquetOf = makeParquetOf(parquetPath(data, exportDir), parquetFileName(data), parquetWriter(data, yield* Telemetry))
     return handlers.handle("equides", ({ query, request }) =>
       Effect.map(Effect.mapError(Effect.fromResult(exportRows(data, query)), fromInvalidParameter), (rows) => {
         const format = query.format ?? "ndjson"

@@ -25,6 +25,7 @@ import { makeExportLane, type Served } from "../export/exportLane.ts"
 import { servedLine } from "../pipeline/Pipeline.ts"
 import { parquetFileName, parquetPath } from "../export/parquet.ts"
 import { makeParquetOf } from "../export/parquetFile.ts"
+import { parquetWriter } from "../export/parquetThread.ts"
 import { Executor, QueryThreads } from "../execution/Executor.ts"
 import { quotaLayer } from "../admission/redisQuota.ts"
 import { Release } from "../release.ts"
@@ -155,14 +156,13 @@ const exportingFrontDoor = Effect.gen(function*() {
   const registry = yield* Telemetry
   const data = yield* Dataset
   const settings = yield* Settings
-  const executor = yield* Executor
   const context = yield* Effect.context<never>()
   const onDefect = reportDefectWith(context)
   // Under debug logging (the door closed to all but the exports) the door writes an export's line itself.
   const logServed = Effect.runSyncWith(context)
   const onServed: Served | undefined = gatekeeper.frontDoorOpen ? undefined : (exchange, status) => logServed(servedLine(exchange, status))
-  const parquetOf = makeParquetOf(parquetPath(data, settings.exportDir), parquetFileName(data), (path) => Effect.runPromise(executor.writeParquet(path)))
-  // At start: on a query worker, while the server already serves (the first request waits for the same write).
+  const parquetOf = makeParquetOf(parquetPath(data, settings.exportDir), parquetFileName(data), parquetWriter(data, registry))
+  // At start: in its own thread, while the server already serves (the first request waits for the same write).
   if (settings.exportParquet === "start" && data.size > 0) parquetOf().catch(onDefect)
   const exports = makeExportLane(gatekeeper, data, registry, parquetOf, settings.exportConcurrency, settings.rateLimitRate, onDefect, onServed)
   registry.gauge("equides_exports_running", "Exports streaming now (at most EXPORT_CONCURRENCY).", exports.running)
