@@ -18,15 +18,13 @@ import type { PageExecution, Rendered } from "../explorer/pages.ts"
 import { type Registry, Telemetry } from "../telemetry.ts"
 import { QueryPool, type WorkerSpec } from "./QueryPool.ts"
 import { CurrentRequester, HEAVY_EXECUTION_MS } from "./requester.ts"
-import { familyOf, isPage, isParquet, type Outcome, perform, type Work, warmUp } from "./work.ts"
+import { familyOf, isPage, type Outcome, perform, type Work, warmUp } from "./work.ts"
 
 export interface ExecutorShape {
   /** The JSON body of an execution, or the parameter it refuses. */
   readonly answer: (execution: Execution) => Effect.Effect<Uint8Array, InvalidParameter>
   /** An explorer page, rendered with its status. */
   readonly render: (page: PageExecution) => Effect.Effect<Rendered>
-  /** The whole extract written as Parquet to `path` (a failure to write is a defect). */
-  readonly writeParquet: (path: string) => Effect.Effect<void>
 }
 
 /** Where a work's outcome comes from: the calling thread, or a worker. */
@@ -62,8 +60,7 @@ const collectStart = (): void => globalThis.gc?.()
 const executorOf = (run: Run): ExecutorShape => ({
   answer: (execution) => Effect.flatMap(run(execution), answered),
   // A page renders its refusals as error pages: only a defect fails it.
-  render: (page) => Effect.flatMap(run(page), (outcome) => (outcome.kind === "body" ? Effect.succeed(outcome) : Effect.orDie(settled(outcome)))),
-  writeParquet: (path) => Effect.flatMap(run({ parquet: path }), (outcome) => (outcome.kind === "body" ? Effect.void : Effect.orDie(settled(outcome))))
+  render: (page) => Effect.flatMap(run(page), (outcome) => (outcome.kind === "body" ? Effect.succeed(outcome) : Effect.orDie(settled(outcome))))
 })
 
 export class Executor extends Context.Service<Executor, ExecutorShape>()("@equides/server/Executor") {
@@ -134,7 +131,7 @@ const pooled = (pool: QueryPool) =>
     )
     const here = inline(data, registry)
     return Executor.of(executorOf((work) =>
-      !isPage(work) && !isParquet(work) && isBounded(work) ? here(work) : Effect.withFiber((fiber) => {
+      !isPage(work) && isBounded(work) ? here(work) : Effect.withFiber((fiber) => {
         const requester = fiber.getRef(CurrentRequester)
         return Effect.callback<Outcome>((resume) => {
           const ticket = pool.submit(work, (outcome, ms) => {

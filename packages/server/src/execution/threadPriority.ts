@@ -20,12 +20,15 @@ export const currentThreadId = (): number | undefined => {
   }
 }
 
-/** Lowers the calling thread's priority (not the process's), where the system lets it. */
-export const giveWayToMainThread = (): void => {
+/**
+ * Lowers the calling thread's priority (not the process's) to `nice`, where the system lets it: a
+ * query worker's by default, the Parquet thread's lower still (`export/parquetThread.ts`).
+ */
+export const giveWayToMainThread = (nice: number = QUERY_THREAD_NICE): void => {
   const thread = currentThreadId()
   if (thread === undefined) return
   try {
-    setPriority(thread, QUERY_THREAD_NICE)
+    setPriority(thread, nice)
   } catch {
     // Refused (a container without the right): the thread keeps the process's priority.
   }

@@ -12,15 +12,9 @@ import { Result } from "effect"
 import { exampleSubject } from "../examples.ts"
 import { pageWarmUps } from "../explorer/pageWarmUp.ts"
 import { type PageExecution, renderPage } from "../explorer/pages.ts"
-import { writeParquet } from "../export/parquet.ts"
 import type { Refusal } from "./protocol.ts"
 
-/** The whole extract written as Parquet to `parquet` (a path): minutes of a worker, once per dataset. */
-export interface ParquetWork {
-  readonly parquet: string
-}
-
-export type Work = Execution | PageExecution | ParquetWork
+export type Work = Execution | PageExecution
 
 export type Outcome =
   | { readonly kind: "body"; readonly status: number; readonly body: Uint8Array }
@@ -29,20 +23,14 @@ export type Outcome =
 
 export const isPage = (work: Work): work is PageExecution => "page" in work
 
-export const isParquet = (work: Work): work is ParquetWork => "parquet" in work
-
-/** The route family a work belongs to (metrics, tests): an API execution's (`executionFamily`), `explorer/<page>` or `parquet`. */
-export const familyOf = (work: Work): string => (isPage(work) ? `explorer/${work.page}` : isParquet(work) ? "parquet" : executionFamily(work))
+/** The route family a work belongs to (metrics, tests): an API execution's (`executionFamily`) or `explorer/<page>`. */
+export const familyOf = (work: Work): string => (isPage(work) ? `explorer/${work.page}` : executionFamily(work))
 
 /** Runs `work` over `data`; a throw is the caller's to report (a defect). */
 export const perform = (data: DatasetData, work: Work): Outcome => {
   if (isPage(work)) {
     const { status, body } = renderPage(data, work)
     return { kind: "body", status, body }
-  }
-  if (isParquet(work)) {
-    writeParquet(data, work.parquet)
-    return { kind: "body", status: 200, body: new Uint8Array(0) }
   }
   const outcome = answer(data, work)
   if (Result.isSuccess(outcome)) return { kind: "body", status: 200, body: outcome.success }

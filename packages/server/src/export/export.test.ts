@@ -10,7 +10,7 @@ import { idN } from "@equides/domain/testing"
 import { parse } from "csv-parse/sync"
 import { Effect, Layer, Logger, References } from "effect"
 import { request as httpRequest } from "node:http"
-import { gunzipSync } from "node:zlib"
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib"
 import { Telemetry } from "../telemetry.ts"
 import { call, raw, serverUrl, testServer } from "../testing/server.ts"
 import { eventually } from "../testing/time.ts"
@@ -226,9 +226,17 @@ describe("export", () => {
   })
 
   layer(testServer(fromRecords(RECORDS), { frontDoor: false }))("without the front door", (it) => {
-    it.effect("the pipeline streams the same records, uncompressed", () =>
+    it.effect("the pipeline streams the same records, compressed by Accept-Encoding as the front door does", () =>
       Effect.gen(function*() {
-        const reply = yield* raw(`${EXPORT}?format=ndjson&race=Pur%20Sang`, { headers: { "accept-encoding": "gzip" } })
+        const plain = yield* raw(`${EXPORT}?format=ndjson&race=Pur%20Sang`)
+        assert.isUndefined(plain.headers["content-encoding"])
+        const decoders = { gzip: gunzipSync, br: brotliDecompressSync, deflate: inflateSync }
+        for (const [coding, decode] of Object.entries(decoders)) {
+          const coded = yield* raw(`${EXPORT}?format=ndjson&race=Pur%20Sang`, { headers: { "accept-encoding": coding } })
+          assert.strictEqual(coded.headers["content-encoding"], coding)
+          assert.strictEqual(decode(coded.body).toString("utf8"), plain.body.toString("utf8"), coding)
+        }
+        const reply = plain
         assert.strictEqual(reply.status, 200)
         assert.strictEqual(reply.headers["content-type"], "application/x-ndjson; charset=utf-8")
         assert.match(reply.headers["content-disposition"]!, /^attachment; filename="equides-[0-9a-f]{12}\.ndjson"$/)

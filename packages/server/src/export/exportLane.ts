@@ -5,7 +5,7 @@
  * `EXPORT_CONCURRENCY` (beyond it: a 503 with `Retry-After`). A selection's query is decoded with
  * the API's own parameters, its filters resolved here and its rows selected a block at a time as
  * the body is written (`selectionBlocks`); the
- * Parquet file is written once per dataset on a query worker, then read from disk (`Range`
+ * Parquet file is written once per dataset in a thread of its own (`parquetThread.ts`), then read from disk (`Range`
  * honoured). Either body is charged to the quota as it goes (`Pacer`) and follows the socket's
  * back-pressure (`streamExport`). What the lane refuses (a parameter, a value) goes on to the
  * pipeline, whose handler answers the 400 before any byte, as for every route.

@@ -52,6 +52,17 @@ export async function* paced(source: AsyncIterable<Uint8Array>, pacer: Pacer, si
 }
 
 /**
+ * `body` compressed by `coding` as it is read, for a platform's response (without the front door:
+ * `handlers/exports.ts`); a reader that stops reading stops the body.
+ */
+export const compressedBody = (body: AsyncIterable<Uint8Array>, coding: Exclude<Coding, "identity">): AsyncIterable<Uint8Array> => {
+  const compressed = compressor(coding)
+  // The reader's failure or departure destroys `compressed`, which ends the body: nothing left to report.
+  pipeline(Readable.from(body, { objectMode: true, highWaterMark: 1 }), compressed).catch(() => undefined)
+  return compressed
+}
+
+/**
  * Streams the body to `response` (its head already written): resolves when the body is sent,
  * rejects when the client left or the stream failed; either way `signal`'s controller is aborted
  * by the caller so that a stream waiting for the quota stops too.

@@ -1,16 +1,18 @@
 /**
- * `GET /v1/export/equides.parquet`: the file written once in `EXPORT_DIR` (on a query worker),
+ * `GET /v1/export/equides.parquet`: the file written once in `EXPORT_DIR` (in a thread of its own,
+ * which has exited when the write is reported done, and whose failure is an error, not a crash),
  * read back by DuckDB equal to the records (same count, order and values, typed columns), then
  * served from disk with ETag, 304, HEAD and Range (206, 416); the byte ranges parsed as RFC 9110 says.
  */
 import { DuckDBInstance } from "@duckdb/node-api"
 import { assert, describe, it, layer } from "@effect/vitest"
-import { type DatasetData, equide, fromRecords, performancesOf, type SourceRecord } from "@equides/domain"
+import { buildDataset, type DatasetData, equide, fromRecords, performancesOf, type SourceRecord } from "@equides/domain"
 import { idN, spelledDatasetArbitrary } from "@equides/domain/testing"
 import { loadDataset, SAMPLE_FILE } from "@equides/ingest"
+import { shareDataset } from "@equides/ingest/shared"
 import { Effect } from "effect"
 import * as fc from "fast-check"
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { call, raw, testServer } from "../testing/server.ts"
@@ -18,6 +20,7 @@ import { eventually } from "../testing/time.ts"
 import { EXPORT_CSV_COLUMNS } from "./exportBody.ts"
 import { PARQUET_ROW_GROUP, writeParquet } from "./parquet.ts"
 import { rangeOf } from "./parquetFile.ts"
+import { startParquetThread } from "./parquetThread.ts"
 
 const RECORDS: ReadonlyArray<SourceRecord> = Array.from({ length: 1200 }, (_, i): SourceRecord => ({
   id: idN(i + 1),
@@ -87,6 +90,33 @@ describe("parquet", () => {
       }
     }), 120_000)
 
+  it.effect("in its own thread: DuckDB reads back the records, and the thread has exited when the write is done", () =>
+    Effect.gen(function*() {
+      const data = buildDataset(RECORDS)
+      const path = join(mkdtempSync(join(tmpdir(), "equides-parquet-thread-")), "extract.parquet")
+      const { thread, done } = startParquetThread(shareDataset(data).share, path)
+      const exits: Array<number> = []
+      thread.on("exit", (code) => exits.push(code))
+      yield* Effect.promise(() => done)
+      assert.deepStrictEqual(exits, [0])
+      // Node's id of a thread no longer running.
+      assert.strictEqual(thread.threadId, -1)
+      assert.deepStrictEqual((yield* Effect.promise(() => readParquet(path))).map(asRecord), recordsOf(data))
+    }), 60_000)
+
+  it.effect("a write that fails in the thread rejects with its cause, and leaves no file", () =>
+    Effect.gen(function*() {
+      const share = shareDataset(buildDataset(RECORDS)).share
+      const path = join(mkdtempSync(join(tmpdir(), "equides-parquet-failed-")), "missing", "extract.parquet")
+      const failed = startParquetThread(share, path)
+      const error = yield* Effect.flip(Effect.tryPromise(() => failed.done))
+      assert.match(String(error.cause), /the Parquet file .*missing\/extract\.parquet was not written: Error: ENOENT/)
+      assert.strictEqual(failed.thread.threadId, -1)
+      assert.isFalse(existsSync(path))
+      const dying = startParquetThread(share, path, new URL("./crashingParquetWorker.fixture.ts", import.meta.url))
+      const died = yield* Effect.flip(Effect.tryPromise(() => dying.done))
+      assert.match(String(died.cause), /the Parquet thread exited with code 3 before writing .*extract\.parquet/)
+    }), 60_000)
 
   it("reads one byte range as RFC 9110 says", () => {
     assert.deepStrictEqual(rangeOf("bytes=0-9", 100), { start: 0, end: 9 })
@@ -103,7 +133,7 @@ describe("parquet", () => {
   })
 
   layer(testServer(fromRecords(RECORDS), { settings: { exportDir: dir, workers: 1 } }), { timeout: 60_000 })("served", (it) => {
-    it.effect("written once on a query worker; read back by DuckDB equal to the records", () =>
+    it.effect("written once in its own thread; read back by DuckDB equal to the records", () =>
       Effect.gen(function*() {
         const reply = yield* raw(PARQUET)
         assert.strictEqual(reply.status, 200)

@@ -1,6 +1,6 @@
 /**
  * The Parquet extract on disk (issue 30, item 4): one file per dataset fingerprint in
- * `EXPORT_DIR`, written once (on a query worker: `Executor.writeParquet`) on its first request or
+ * `EXPORT_DIR`, written once (in a thread of its own: `parquetThread.ts`) on its first request or
  * at start (`EXPORT_PARQUET=start`), then served from disk with `Range` (RFC 9110 14: one range,
  * `bytes=a-b`, `a-` or `-n`, 206 with `Content-Range`; a range past the end 416; several ranges, or
  * an `If-Range` naming another representation, the whole file).

@@ -25,6 +25,7 @@ import { makeExportLane, type Served } from "../export/exportLane.ts"
 import { servedLine } from "../pipeline/Pipeline.ts"
 import { parquetFileName, parquetPath } from "../export/parquet.ts"
 import { makeParquetOf } from "../export/parquetFile.ts"
+import { parquetWriter } from "../export/parquetThread.ts"
 import { Executor, QueryThreads } from "../execution/Executor.ts"
 import { quotaLayer } from "../admission/redisQuota.ts"
 import { Release } from "../release.ts"
@@ -145,28 +146,35 @@ export const makeNodeServer = (frontDoor?: FrontDoor): Server => new PublicServe
  */
 export const publicListener = (options: NodeHttpServer.Options, frontDoor = true) =>
   Layer.unwrap(Effect.gen(function*() {
-    const door = frontDoor ? yield* exportingFrontDoor : undefined
-    return NodeHttpServer.layer(() => makeNodeServer(door), options)
+    const opened = frontDoor ? yield* exportingFrontDoor : undefined
+    return NodeHttpServer.layer(() => {
+      const server = makeNodeServer(opened?.door)
+      if (opened?.onListening !== undefined) server.once("listening", opened.onListening)
+      return server
+    }, options)
   }))
 
-/** The front door over the server's `Admission`, with its direct lane and its export lane. */
+/**
+ * The front door over the server's `Admission`, with its direct lane and its export lane; and what
+ * to do once the listener is open (the Parquet file's write with `EXPORT_PARQUET=start`).
+ */
 const exportingFrontDoor = Effect.gen(function*() {
   const gatekeeper = yield* Admission
   const registry = yield* Telemetry
   const data = yield* Dataset
   const settings = yield* Settings
-  const executor = yield* Executor
   const context = yield* Effect.context<never>()
   const onDefect = reportDefectWith(context)
   // Under debug logging (the door closed to all but the exports) the door writes an export's line itself.
   const logServed = Effect.runSyncWith(context)
   const onServed: Served | undefined = gatekeeper.frontDoorOpen ? undefined : (exchange, status) => logServed(servedLine(exchange, status))
-  const parquetOf = makeParquetOf(parquetPath(data, settings.exportDir), parquetFileName(data), (path) => Effect.runPromise(executor.writeParquet(path)))
-  // At start: on a query worker, while the server already serves (the first request waits for the same write).
-  if (settings.exportParquet === "start" && data.size > 0) parquetOf().catch(onDefect)
+  const parquetOf = makeParquetOf(parquetPath(data, settings.exportDir), parquetFileName(data), parquetWriter(data, registry))
+  // At start: in its own thread once the listener is open, so that it never delays readiness; the
+  // server serves meanwhile (a request for the file waits for the same write).
+  const onListening = settings.exportParquet === "start" && data.size > 0 ? () => void parquetOf().catch(onDefect) : undefined
   const exports = makeExportLane(gatekeeper, data, registry, parquetOf, settings.exportConcurrency, settings.rateLimitRate, onDefect, onServed)
   registry.gauge("equides_exports_running", "Exports streaming now (at most EXPORT_CONCURRENCY).", exports.running)
-  return makeFrontDoor(gatekeeper, registry, makeDirectLane(data), undefined, onDefect, exports, onServed)
+  return { door: makeFrontDoor(gatekeeper, registry, makeDirectLane(data), undefined, onDefect, exports, onServed), onListening }
 })
 
 /** The server over the given handlers of the `stats` group (the shutdown test injects slow ones). */
