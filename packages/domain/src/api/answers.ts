@@ -145,8 +145,22 @@ export const repartitionAnswer = (data: DatasetData, query: RepartitionQuery): Q
     (filters) => repartition(data, select(data, filters), query.dimension ?? DEFAULT_REPARTITION_DIMENSION, query.limite)
   )
 
+/**
+ * Every field named, given or not: the input has one shape whatever parameters a request gives, so
+ * the ranking's loop, compiled for the shapes it has met, is not thrown away by a request giving
+ * another set (`sexe` after `code` alone: 5–20 ms at full scale while V8 compiles it again).
+ */
 export const reproducteursAnswer = (data: DatasetData, query: ReproducteursQuery, url: string): QueryResult<Reproducteurs> =>
-  reproducteurs(data, { ...query, limite: query.limite ?? DEFAULT_LIMITE, offset: query.offset ?? 0 }, queryPairs(url))
+  reproducteurs(data, {
+    code: query.code,
+    sexe: query.sexe,
+    race: query.race,
+    annee_min: query.annee_min,
+    annee_max: query.annee_max,
+    produits_min: query.produits_min,
+    limite: query.limite ?? DEFAULT_LIMITE,
+    offset: query.offset ?? 0
+  }, queryPairs(url))
 
 const pageJson = jsonEncoder(PageEquides)
 const suggestionsJson = jsonEncoder(Suggestions)
