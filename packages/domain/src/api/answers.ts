@@ -10,7 +10,7 @@
 import { Result, Schema } from "effect"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import type { QueryResult } from "../query/errors.ts"
-import { resolveFilters } from "../query/filters.ts"
+import { resolveCodes, resolveFilters } from "../query/filters.ts"
 import { FILTER_PARAMETERS } from "../vocabulary.ts"
 import { DEFAULT_LIMITE, DEFAULT_TRI, listPage, paginationLinks } from "../query/paginate.ts"
 import { anneeOf, equide, idOf, nomOf, raceOf, resume, sexeOf } from "../query/record.ts"
@@ -123,21 +123,25 @@ export const listWithBreakdowns = (
   })
 
 export const suggestAnswer = (data: DatasetData, query: SearchQuery): QueryResult<Suggestions> =>
-  Result.map(checkQ(query.q), (q) => {
-    const limite = clampSuggestLimite(query.limite)
-    const resultats = suggest(data, q, limite).map(({ row, score }): Suggestion => {
-      const annee = anneeOf(data, row)
-      return {
-        id: idOf(data, row),
-        nom: nomOf(data, row),
-        race: raceOf(data, row),
-        sexe: sexeOf(data, row),
-        ...(annee === undefined ? {} : { annee_naissance: annee }),
-        score
-      }
-    })
-    return { q, limite, resultats }
+  Result.flatMap(checkQ(query.q), (q) => {
+    const sexes = query.sexe === undefined ? Result.succeed(undefined) : resolveCodes("sexe", query.sexe, data.sexe)
+    return Result.map(sexes, (codes) => suggestions(data, q, clampSuggestLimite(query.limite), codes))
   })
+
+const suggestions = (data: DatasetData, q: string, limite: number, sexes: ReadonlyArray<number> | undefined): Suggestions => {
+  const resultats = suggest(data, q, limite, undefined, sexes).map(({ row, score }): Suggestion => {
+    const annee = anneeOf(data, row)
+    return {
+      id: idOf(data, row),
+      nom: nomOf(data, row),
+      race: raceOf(data, row),
+      sexe: sexeOf(data, row),
+      ...(annee === undefined ? {} : { annee_naissance: annee }),
+      score
+    }
+  })
+  return { q, limite, resultats }
+}
 
 export const repartitionAnswer = (data: DatasetData, query: RepartitionQuery): QueryResult<Repartition> =>
   Result.flatMap(
