@@ -51,7 +51,7 @@ layer(testServer(fromRecords(FAMILY)))("errors", (it) => {
         assert.include(transposed.json.indice, "«\u00a0dimension\u00a0»")
         const far = yield* invalidParameter("/v1/search?q=a&zzzzzz=1", "zzzzzz")
         assert.notInclude(far.json.indice, "plus proche")
-        assert.include(far.json.indice, "paramètres admis : q, limite")
+        assert.include(far.json.indice, "paramètres admis : q, limite, sexe")
       }))
   })
 
@@ -89,6 +89,8 @@ layer(testServer(fromRecords(FAMILY)))("errors", (it) => {
           ["/v1/equides?sexe=male&sexe=F%C3%A9mmelle", "sexe", "Fémmelle"],
           ["/v1/equides?sexe=jument&sexe=male", "sexe", "jument"],
           ["/v1/stats/repartition?dimension=robe&sexe=Hongre&sexe=Male&sexe=x", "sexe", "x"],
+          ["/v1/search?q=jap&sexe=Femelle&sexe=jument", "sexe", "jument"],
+          ["/v1/search?q=jap&sexe=Male,etalon", "sexe", "Male,etalon"],
           ["/v1/equides?annee_naissance=2000&annee_naissance=deux", "annee_naissance", "deux"],
           ["/explorer/equides?sexe=male&sexe=jument", "sexe", "jument"]
         ] as const) {

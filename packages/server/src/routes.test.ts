@@ -170,6 +170,17 @@ layer(testServer(fromRecords(FAMILY)))("routes", (it) => {
         assert.deepStrictEqual(body.resultats.map((r) => r.id).sort(), [SIRE, GELDING].sort())
       }))
 
+    it.effect("/v1/search?sexe keeps the suggestions of those sexes, written as the list's filter is (case, accents, repeated, commas)", () =>
+      Effect.gen(function*() {
+        const ids = (reply: { readonly json: unknown }) => shape(Suggestions, reply.json).resultats.map((r) => r.id).sort()
+        assert.deepStrictEqual(ids(yield* call("/v1/search?q=Jap&sexe=hongre")), [GELDING])
+        assert.deepStrictEqual(ids(yield* call("/v1/search?q=Jap&sexe=M%C3%82LE")), [SIRE])
+        assert.deepStrictEqual(ids(yield* call("/v1/search?q=Jap&sexe=Male&sexe=Hongre")), [SIRE, GELDING].sort())
+        assert.deepStrictEqual(ids(yield* call("/v1/search?q=Jap&sexe=Male,Hongre")), [SIRE, GELDING].sort())
+        assert.deepStrictEqual(ids(yield* call("/v1/search?q=Jap&sexe=Femelle")), [])
+        assert.deepStrictEqual(ids(yield* call("/v1/search?q=%C3%A9clair&sexe=F%C3%A9melle")), [DAUGHTER])
+      }))
+
     it.effect("each referential serves Referentiel", () =>
       Effect.gen(function*() {
         for (

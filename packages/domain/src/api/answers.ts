@@ -10,7 +10,7 @@
 import { Result, Schema } from "effect"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import type { QueryResult } from "../query/errors.ts"
-import { resolveFilters } from "../query/filters.ts"
+import { resolveCodes, resolveFilters } from "../query/filters.ts"
 import { FILTER_PARAMETERS } from "../vocabulary.ts"
 import { DEFAULT_LIMITE, DEFAULT_TRI, listPage, paginationLinks } from "../query/paginate.ts"
 import { anneeOf, equide, idOf, nomOf, raceOf, resume, sexeOf } from "../query/record.ts"
@@ -123,21 +123,25 @@ export const listWithBreakdowns = (
   })
 
 export const suggestAnswer = (data: DatasetData, query: SearchQuery): QueryResult<Suggestions> =>
-  Result.map(checkQ(query.q), (q) => {
-    const limite = clampSuggestLimite(query.limite)
-    const resultats = suggest(data, q, limite).map(({ row, score }): Suggestion => {
-      const annee = anneeOf(data, row)
-      return {
-        id: idOf(data, row),
-        nom: nomOf(data, row),
-        race: raceOf(data, row),
-        sexe: sexeOf(data, row),
-        ...(annee === undefined ? {} : { annee_naissance: annee }),
-        score
-      }
-    })
-    return { q, limite, resultats }
+  Result.flatMap(checkQ(query.q), (q) => {
+    const sexes = query.sexe === undefined ? Result.succeed(undefined) : resolveCodes("sexe", query.sexe, data.sexe)
+    return Result.map(sexes, (codes) => suggestions(data, q, clampSuggestLimite(query.limite), codes))
   })
+
+const suggestions = (data: DatasetData, q: string, limite: number, sexes: ReadonlyArray<number> | undefined): Suggestions => {
+  const resultats = suggest(data, q, limite, undefined, sexes).map(({ row, score }): Suggestion => {
+    const annee = anneeOf(data, row)
+    return {
+      id: idOf(data, row),
+      nom: nomOf(data, row),
+      race: raceOf(data, row),
+      sexe: sexeOf(data, row),
+      ...(annee === undefined ? {} : { annee_naissance: annee }),
+      score
+    }
+  })
+  return { q, limite, resultats }
+}
 
 export const repartitionAnswer = (data: DatasetData, query: RepartitionQuery): QueryResult<Repartition> =>
   Result.flatMap(
@@ -145,8 +149,22 @@ export const repartitionAnswer = (data: DatasetData, query: RepartitionQuery): Q
     (filters) => repartition(data, select(data, filters), query.dimension ?? DEFAULT_REPARTITION_DIMENSION, query.limite)
   )
 
+/**
+ * Every field named, given or not: the input has one shape whatever parameters a request gives, so
+ * the ranking's loop, compiled for the shapes it has met, is not thrown away by a request giving
+ * another set (`sexe` after `code` alone: 5–20 ms at full scale while V8 compiles it again).
+ */
 export const reproducteursAnswer = (data: DatasetData, query: ReproducteursQuery, url: string): QueryResult<Reproducteurs> =>
-  reproducteurs(data, { ...query, limite: query.limite ?? DEFAULT_LIMITE, offset: query.offset ?? 0 }, queryPairs(url))
+  reproducteurs(data, {
+    code: query.code,
+    sexe: query.sexe,
+    race: query.race,
+    annee_min: query.annee_min,
+    annee_max: query.annee_max,
+    produits_min: query.produits_min,
+    limite: query.limite ?? DEFAULT_LIMITE,
+    offset: query.offset ?? 0
+  }, queryPairs(url))
 
 const pageJson = jsonEncoder(PageEquides)
 const suggestionsJson = jsonEncoder(Suggestions)

@@ -54,7 +54,9 @@ export const searchQuery = params("query", {
     maximum: MAX_SUGGEST_LIMITE,
     default: DEFAULT_SUGGEST_LIMITE,
     description: "Nombre maximal de suggestions."
-  })
+  }),
+  // The list's filter, same values and refusals: a form choosing a mare asks for `Femelle` only.
+  sexe: filterDefs.sexe
 })
 
 export const repartitionQuery = params("query", {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Context } from "effect"
+import { Context, Schema, SchemaAST } from "effect"
 import { build } from "../query/record.fixtures.ts"
 import { idN } from "../testing/ids.ts"
 import { Api } from "./Api.ts"
+import { queryPairs } from "./answers.ts"
 import { servedPath } from "./discoveryPlace.ts"
 import { endpointsOf } from "./endpoints.ts"
 import { type ExampleSubject, routeExamples, warmUpExecutions } from "./routeExample.ts"
@@ -89,5 +90,28 @@ describe("warmUpExecutions", () => {
       "/v1/equides?sexe=Femelle&annee_min=2000&tri=nom&vue=complet",
       "/v1/equides?nom=al&tri=-nom"
     ])
+  })
+
+  it("gives each execution its query as the route's handler receives a request's: its URL's values, keys in the route's order", () => {
+    const endpoints = new Map(endpointsOf(Api).map((endpoint) => [servedPath(endpoint.path), endpoint]))
+    const checked = warmUpExecutions(endpointsOf(Api), subject).flatMap(({ route, execution }) => {
+      const schema = endpoints.get(route)?.query
+      if (!("query" in execution) || schema === undefined) return []
+      // HttpApi's decoding writes a query's keys in the order the route defines its parameters.
+      const order = SchemaAST.isObjects(schema.ast) ? schema.ast.propertySignatures.map(({ name }) => String(name)) : []
+      const keys = Object.keys(execution.query)
+      expect(keys, route).toEqual(order.filter((name) => keys.includes(name)))
+      if (!("url" in execution)) return [route]
+      // As the router hands a query to HttpApi: one value, or the values of a repeated name.
+      const params: Record<string, string | Array<string>> = {}
+      for (const [name, value] of queryPairs(execution.url)) {
+        const seen = params[name]
+        params[name] = seen === undefined ? value : [...(typeof seen === "string" ? [seen] : seen), value]
+      }
+      expect(execution.query, execution.url).toEqual(Schema.decodeUnknownSync(Schema.toCodecArrayFromSingle(schema) as unknown as Schema.Codec<unknown, unknown>)(params))
+      return [execution.url]
+    })
+    // The list's three, the stallions for a mare, the search, the breakdowns (three), the ranking of parents with and without years.
+    expect(checked).toHaveLength(10)
   })
 })

@@ -5,6 +5,7 @@ import { buildDataset } from "../dataset/Dataset.ts"
 import { compareText, datasetArbitrary, type NaiveRow, naiveRows, syntheticRecords, variantArbitrary } from "../testing/arbitraries.ts"
 import { idN } from "../testing/ids.ts"
 import { foldWords } from "../text/fold.ts"
+import { resolveCodes } from "./filters.ts"
 import { checkQ, clampSuggestLimite, suggest, type SuggestStats, wordScore } from "./suggest.ts"
 
 /** Naive suggestions: scan every row, score it, sort by (score, descendants, folded name, file order). */
@@ -57,6 +58,33 @@ describe("suggest", () => {
         }
       ),
       { numRuns: 400 }
+    )
+  }, 60_000)
+
+  it("with sexes, agrees with the naive scan of the rows of those sexes only", () => {
+    fc.assert(
+      fc.property(
+        datasetArbitrary({ maxLength: 80 }).chain((g) => {
+          const rows = naiveRows(g.records)
+          const present = [...new Set(rows.map((row) => row.sexe))]
+          return fc.tuple(
+            fc.constant(g),
+            fc.constant(rows),
+            queryArbitrary(rows),
+            fc.integer({ min: 1, max: 20 }),
+            fc.subarray(present, { minLength: Math.min(1, present.length) })
+          )
+        }),
+        ([{ data }, rows, q, limite, sexes]) => {
+          if (sexes.length === 0) return
+          const codes = resolveCodes("sexe", sexes, data.sexe)
+          expect(Result.isSuccess(codes)).toBe(true)
+          if (Result.isFailure(codes)) return
+          const got = suggest(data, q, limite, undefined, codes.success)
+          expect(got).toEqual(naiveSuggest(rows.filter((row) => sexes.includes(row.sexe)), q, limite))
+        }
+      ),
+      { numRuns: 300 }
     )
   }, 60_000)
 
@@ -119,6 +147,18 @@ describe("suggest cost (regression: bounded by limite, not by the matches)", () 
     for (const q of ["A ba", "STAR A", "LOLO RI", "ALUS M", "A A"]) {
       const stats: SuggestStats = { strategy: "", visited: 0, tokens: 0 }
       expect(suggest(data, q, 10, stats)).toEqual(naiveSuggest(rows, q, 10))
+      strategies.add(stats.strategy)
+    }
+    expect([...strategies].sort()).toEqual(["prefix", "prefix→exact-word"])
+  })
+
+  it("keeps multi-word queries correct on both drivers with sexes", () => {
+    const codes = resolveCodes("sexe", ["Femelle"], data.sexe)
+    if (Result.isFailure(codes)) throw new Error(codes.failure.detail)
+    const strategies = new Set<string>()
+    for (const q of ["A ba", "STAR A", "LOLO RI", "ALUS M", "A A", "A", "JO"]) {
+      const stats: SuggestStats = { strategy: "", visited: 0, tokens: 0 }
+      expect(suggest(data, q, 10, stats, codes.success), q).toEqual(naiveSuggest(rows.filter((row) => row.sexe === "Femelle"), q, 10))
       strategies.add(stats.strategy)
     }
     expect([...strategies].sort()).toEqual(["prefix", "prefix→exact-word"])

@@ -15,8 +15,13 @@
  * way while the matches come often enough, else (a rare combination of frequent words) by the
  * postings of its rarest whole word, in fame order, each kept under its score: its cost is then
  * bounded by that word's rows, never by the last word's.
+ *
+ * With `sexes` (the `sexe` parameter, resolved as the list's filter), a row of another sex is
+ * passed over where it would have been taken: the order is the unfiltered one's, and the rows read
+ * grow as the sexes asked are rare among the names (about `limite` / their share).
  */
 import { Result } from "effect"
+import { dictionarySize } from "../dataset/columns.ts"
 import type { DatasetData, TokenIndex } from "../dataset/DatasetData.ts"
 import { foldWords } from "../text/fold.ts"
 import { parameterRequired, valueNotAdmitted } from "../refusal/messages.ts"
@@ -188,9 +193,11 @@ const scanWord = (
   exact: ReadonlyArray<number>,
   last: string,
   max: number,
-  st: SuggestStats
+  st: SuggestStats,
+  admitted: Uint8Array | undefined
 ): Array<Suggestion> => {
   const { tokens, lengths, rows: postings, keyTokens } = data.names
+  const sexes = data.sexe.codes
   const [lo, hi] = prefixRange(tokens, last)
   if (lo === hi) return []
   let shortest = Infinity
@@ -206,6 +213,7 @@ const scanWord = (
   for (; i < end; i++) {
     const row = postings.rows[i]
     if (completions !== undefined && ((completions[row >>> 5] >>> (row & 31)) & 1) === 0) continue
+    if (admitted !== undefined && admitted[sexes[row]] === 0) continue
     const key = nameKey[row]
     // The name's tokens ascending: the whole words found in order, the shortest completion of `last`.
     let found = 0
@@ -234,11 +242,23 @@ const scanWord = (
 }
 
 /**
- * Suggestions for `q`, most relevant first, at most `limite` (brought back into 1..100).
+ * Suggestions for `q`, most relevant first, at most `limite` (brought back into 1..100), of the
+ * rows whose `sexe` code is one of `sexes` when given (codes of `data.sexe`).
  * A q with no word (blank or only separators) gives no suggestion: check it with `checkQ` first.
  */
-export const suggest = (data: DatasetData, q: string, limite: number, stats?: SuggestStats): Array<Suggestion> => {
+export const suggest = (
+  data: DatasetData,
+  q: string,
+  limite: number,
+  stats?: SuggestStats,
+  sexes?: ReadonlyArray<number>
+): Array<Suggestion> => {
   const st: SuggestStats = stats ?? { strategy: "", visited: 0, tokens: 0 }
+  let admitted: Uint8Array | undefined
+  if (sexes !== undefined) {
+    admitted = new Uint8Array(dictionarySize(data.sexe.values))
+    for (const code of sexes) admitted[code] = 1
+  }
   st.strategy = ""
   st.visited = 0
   st.tokens = 0
@@ -287,13 +307,14 @@ export const suggest = (data: DatasetData, q: string, limite: number, stats?: Su
     while (heap.size > 0 && results.length < max) {
       if (++pops > budget) {
         st.strategy = "prefix→exact-word"
-        return scanWord(data, rarest, exactTokens, last, max, st)
+        return scanWord(data, rarest, exactTokens, last, max, st, admitted)
       }
       const row = heap.pop()
       st.visited++
       if (seen.has(row)) continue
       seen.add(row)
       if (rarest >= 0 && !check(row)) continue
+      if (admitted !== undefined && admitted[data.sexe.codes[row]] === 0) continue
       results.push({ row, score })
     }
   }

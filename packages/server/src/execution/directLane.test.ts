@@ -8,7 +8,7 @@ import { buildDataset, fromRecords } from "@equides/domain"
 import { Effect, Layer } from "effect"
 import { ABSENT, FAMILY, SIRE } from "../testing/family.ts"
 import { raw, testServer } from "../testing/server.ts"
-import { makeDirectLane } from "./directLane.ts"
+import { laneWarmUp, makeDirectLane } from "./directLane.ts"
 
 const lane = makeDirectLane(buildDataset(FAMILY))
 
@@ -49,6 +49,19 @@ describe("the direct lane", () => {
         assert.strictEqual(Buffer.from(own!.body!).toString(), reply.body.toString(), url)
       }
     }).pipe(Effect.provide(Layer.fresh(testServer(fromRecords(FAMILY), { frontDoor: false })))))
+
+  it("warms up on what requests meet: each lookup answered by the lane, a page of products and a pedigree with ancestors among them", () => {
+    const data = buildDataset(FAMILY)
+    const bodies = laneWarmUp(data).map(([route, url]) => {
+      const own = lane("GET", route, url)
+      assert.isDefined(own, url)
+      return [route, JSON.parse(Buffer.from(own!.body!).toString()) as { readonly total?: number; readonly noeuds?: number }] as const
+    })
+    assert.deepStrictEqual(new Set(bodies.map(([route]) => route)), new Set(ANSWERED.map(([route]) => route)))
+    // The sire with the most products (3), and his son by a dam on file (himself and his two parents).
+    assert.include(bodies.filter(([route]) => route === "/v1/equides/:id/descendance").map(([, body]) => body.total), 3)
+    assert.include(bodies.filter(([route]) => route === "/v1/equides/:id/pedigree").map(([, body]) => body.noeuds), 3)
+  })
 
   it("answers nothing without data", () => {
     assert.isUndefined(makeDirectLane(buildDataset([]))("GET", "/v1/equides", "/v1/equides"))

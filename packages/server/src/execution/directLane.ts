@@ -16,7 +16,9 @@ import { answer, isBounded, jsonEncoder, queryPairs } from "@equides/domain/answ
 import { Exit, Result, Schema, type SchemaAST } from "effect"
 import type { Own } from "../own.ts"
 import { JSON_TYPE } from "../responseHeaders.ts"
+import { exampleSubject } from "../examples.ts"
 import { descendanceBodyOf, pedigreeBodyOf, recordOf } from "./lookups.ts"
+import { WARM_UP_PASSES } from "./work.ts"
 
 type Query = Readonly<Record<string, string | ReadonlyArray<string>>>
 
@@ -74,6 +76,39 @@ const laneRoutes: ReadonlySet<string> = new Set(LANE_ROUTES)
 /** Whether the lane answers requests of `route` (some of them: it leaves refusals to the pipeline). */
 export const isLaneRoute = (route: string | undefined): route is LaneRoute => route !== undefined && laneRoutes.has(route)
 
+/**
+ * What the lane answers before the server listens: each lookup for the record the API's examples
+ * are drawn from (the most offspring: a full progeny page) and for its first product whose both
+ * parents have a record (a pedigree with ancestors), so that the code writing a page of products
+ * or a pedigree's ancestors has run (row 0 of the file, warmed before, may have neither); the
+ * first record when the data has no such subject.
+ */
+export const laneWarmUp = (data: DatasetData): Array<readonly [LaneRoute, string]> => {
+  const subject = exampleSubject(data, () => undefined)
+  const rows = subject === undefined ? [0] : [subject.row, ...productWithParents(data, subject.row)]
+  return [
+    ...rows.flatMap((row) => {
+      const id = idOfRow(data, row)
+      return [
+        ["/v1/equides/:id", `/v1/equides/${id}`],
+        ["/v1/equides/:id/pedigree", `/v1/equides/${id}/pedigree?generations=8`],
+        ["/v1/equides/:id/descendance", `/v1/equides/${id}/descendance?limite=100`]
+      ] as const
+    }),
+    ["/v1/equides", "/v1/equides?tri=-annee&limite=100"]
+  ]
+}
+
+/** The first product of `row` whose sire and dam both have a record (none or one row). */
+const productWithParents = (data: DatasetData, row: number): Array<number> => {
+  const { offsets, rows } = data.progeny
+  for (let i = offsets[row]; i < offsets[row + 1]; i++) {
+    const child = rows[i]
+    if (data.links.pere.row[child] >= 0 && data.links.mere.row[child] >= 0) return [child]
+  }
+  return []
+}
+
 /** `method`, the request's; `route`, its template; `url`, its path and query as received. */
 export type DirectLane = (method: string, route: string | undefined, url: string) => Own | undefined
 
@@ -109,12 +144,11 @@ export const makeDirectLane = (data: DatasetData): DirectLane => {
       return Result.isSuccess(body) ? jsonOwn(body.success) : undefined
     }
   }
-  // The lane's first use (issue 24, item 6): each lookup answered once now, before the server listens.
-  const id = idOfRow(data, 0)
-  answerers["/v1/equides/:id"](`/v1/equides/${id}`)
-  answerers["/v1/equides/:id/pedigree"](`/v1/equides/${id}/pedigree?generations=8`)
-  answerers["/v1/equides/:id/descendance"](`/v1/equides/${id}/descendance?limite=100`)
-  answerers["/v1/equides"]("/v1/equides?tri=-annee&limite=100")
+  // The lane's first use (issue 24, item 6): each lookup answered now, before the server listens,
+  // in the passes of the workers' warm-up, on what a request meets (`laneWarmUp`).
+  for (let pass = 0; pass < WARM_UP_PASSES; pass++) {
+    for (const [route, url] of laneWarmUp(data)) answerers[route](url)
+  }
   // Another method on a served path is the router's 405.
   return (method, route, url) =>
     (method === "GET" || method === "HEAD") && isLaneRoute(route) ? answerers[route](url) : undefined

@@ -54,8 +54,9 @@ export const serveQueries = (run: typeof perform): void => {
     if (request.kind === "attach") {
       data = attachDataset(request.share)
       prepareQueries(data)
-      // Every family once before the pool says ready (and so before `/readyz` does).
-      warmUp(data, run)
+      // Every family before the pool says ready (and so before `/readyz` does), each work as a
+      // request's reaches this thread: copied by `postMessage` (objects of the shapes it makes).
+      warmUp(data, (attached, work) => run(attached, structuredClone(work)))
       collectAll?.()
       reply({ kind: "ready" })
       return

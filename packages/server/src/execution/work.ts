@@ -54,9 +54,22 @@ export const warmUpWork = (data: DatasetData): ReadonlyArray<Work> => {
   return [...warmUpExecutions(endpointsOf(Api), subject).map(({ execution }) => execution), ...pageWarmUps(subject)]
 }
 
-/** Runs every warm-up work through `run`, failures ignored. */
+/**
+ * Passes over the warm-up works. V8 optimises a function once it has run often enough with the
+ * same shapes, and throws the optimised code away when a later run takes a branch or meets a shape
+ * the earlier ones did not: after one pass, each route's loops were optimised for its first work
+ * only, and the first requests (a route's plainer URI, another route sharing the code) paid the
+ * interpreter again while V8 recompiled, 5–12 ms at full scale for the ranking of parents against
+ * 2 warm (issue 24 item 6). A second pass brings it to 3–4 ms, a third did no better; each pass
+ * after the first costs 0.1–0.2 s of a worker's start at full scale (the stallions' ranking
+ * included), in parallel on the workers.
+ */
+export const WARM_UP_PASSES = 2
+
+/** Runs every warm-up work through `run`, `WARM_UP_PASSES` times, failures ignored. */
 export const warmUp = (data: DatasetData, run: typeof perform): void => {
-  for (const work of warmUpWork(data)) {
+  const works = warmUpWork(data)
+  for (let pass = 0; pass < WARM_UP_PASSES; pass++) for (const work of works) {
     try {
       run(data, work)
     } catch {

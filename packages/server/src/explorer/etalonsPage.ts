@@ -46,7 +46,8 @@ const form = (pairs: Pairs, mare: string | undefined): Html =>
       label: "Nom de la jument",
       fill: "f-mere",
       value: mare,
-      help: "Tapez le début de son nom : les flèches parcourent les suggestions, Entrée écrit son identifiant ci-dessous."
+      sexe: "Femelle",
+      help: "Tapez le début de son nom (seules les juments sont suggérées) : les flèches parcourent les suggestions, Entrée écrit son identifiant ci-dessous."
     })
   }</div>
 <label for="f-mere">Identifiant de la jument</label><input type="text" id="f-mere" name="mere" value="${valueOf(pairs, "mere")}" required>

@@ -58,7 +58,8 @@ describe.skipIf(executable === undefined)("the explorer in a browser", () => {
         // one first, whose late list would reset the active option under the arrow keys.
         const answered = page.waitForResponse((response) => new URL(response.url()).searchParams.get("q") === "halley du ma")
         yield* step(() => box.pressSequentially("halley du ma", { delay: 20 }))
-        yield* step(() => answered)
+        // The home's box suggests any horse.
+        assert.isNull(new URL((yield* step(() => answered)).url()).searchParams.get("sexe"))
         yield* step(() => page.getByRole("option", { name: /HALLEY DU MANOIR/ }).first().waitFor())
         assert.strictEqual(yield* step(() => box.getAttribute("aria-expanded")), "true")
         yield* screenshot(page, "home")
@@ -160,8 +161,12 @@ describe.skipIf(executable === undefined)("the explorer in a browser", () => {
         const box = page.getByRole("combobox", { name: "Nom de la jument" })
         const answered = page.waitForResponse((response) => new URL(response.url()).searchParams.get("q") === "champion du rou")
         yield* step(() => box.pressSequentially("champion du rou", { delay: 20 }))
-        yield* step(() => answered)
+        // The mare's box asks for mares only, and every suggestion says Femelle.
+        assert.strictEqual(new URL((yield* step(() => answered)).url()).searchParams.get("sexe"), "Femelle")
         yield* step(() => page.getByRole("option", { name: /CHAMPION DU ROUET/ }).first().waitFor())
+        const suggested = yield* step(() => page.getByRole("option").allTextContents())
+        assert.isNotEmpty(suggested)
+        for (const text of suggested) assert.match(text, / — (.*, )?Femelle\b/, text)
         // Several horses bear the name: down the list to hers.
         let chosen: string | null = null
         for (let i = 0; i < 10 && chosen !== MARE; i++) {

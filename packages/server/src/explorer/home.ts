@@ -2,9 +2,9 @@
  * The home page (`/explorer/`, and `/` for a browser): the search box, what the data is, where to
  * go next. The search box is an ARIA combobox fed by `/v1/search` (`static/explorer.js`); without
  * script the form submits to the list filtered by name. The same combobox picks the mare of the
- * stallions' ranking (`etalonsPage.ts`).
+ * stallions' ranking (`etalonsPage.ts`), suggesting mares only.
  */
-import { REFERENTIEL_DIMENSIONS, type Meta } from "@equides/domain"
+import { REFERENTIEL_DIMENSIONS, type Meta, type Sexe } from "@equides/domain"
 import { type Html, html } from "./html.ts"
 import { frenchDate, frenchNumber, layout } from "./layout.ts"
 import { EXPLORER_LIST, EXPLORER_STATS } from "./paths.ts"
@@ -23,6 +23,8 @@ export interface ComboboxSpec {
   readonly button?: Html
   /** The text the input starts with (the name of the horse already chosen). */
   readonly value?: string | undefined
+  /** Suggests horses of this sex only (`/v1/search`'s `sexe`: the mare of the stallions' ranking, `Femelle`). */
+  readonly sexe?: Sexe
 }
 
 /**
@@ -38,7 +40,7 @@ export const horseCombobox = (c: ComboboxSpec): Html =>
  role="combobox" aria-autocomplete="list" aria-expanded="false" aria-controls="${c.id}-suggestions"
  aria-describedby="${c.id}-aide" data-suggest data-status="${c.id}-statut" ${
     c.fill === undefined ? html`data-record="/explorer/equides/"` : html`data-fill="${c.fill}"`
-  }>
+  }${c.sexe === undefined ? "" : html` data-sexe="${c.sexe}"`}>
 ${c.button ?? ""}
 </div>
 <ul id="${c.id}-suggestions" role="listbox" aria-label="Suggestions" hidden></ul>

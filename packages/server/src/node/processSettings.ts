@@ -9,6 +9,13 @@
  *   target, `docs/decisions.md`).
  * - `--expose-gc`: the server collects once after a load (`server.ts`), and each query worker its
  *   young generation after each answer (`serveQueries.ts`).
+ * - `--retain-maps-for-n-gc=1000`: V8 throws away the code it optimised for object shapes (maps)
+ *   no live object has any more once 2 full collections (its default) have passed: the shapes the
+ *   warm-up's requests made (a route's decoded query, its intermediate objects) die with them, so
+ *   a route whose first request came a few collections after ready ran in the interpreter again
+ *   while V8 recompiled (issue 24 item 6: the ranking of parents 7–12 ms instead of 2–3 after 3
+ *   collections, "embedded weak objects cleared" in `--trace-deopt`). Only shapes embedded in
+ *   optimised code are retained so, a bounded set: their memory is negligible.
  * - glibc's malloc: an array of 128 KiB or more (a bitset over the rows is 556 KiB at 4.45 M) is
  *   by default mapped fresh and unmapped when freed, so every query that builds one pays its
  *   first-touch page faults again (136 faults, about 1.8 ms here, for one bitset). Below
@@ -21,7 +28,7 @@
  *
  * A value the environment already sets is kept.
  */
-const V8_FLAGS = ["--expose-gc", "--max-semi-space-size=4"] as const
+const V8_FLAGS = ["--expose-gc", "--max-semi-space-size=4", "--retain-maps-for-n-gc=1000"] as const
 
 const MALLOC_TUNABLES: ReadonlyArray<readonly [string, string]> = [
   ["glibc.malloc.hugetlb", "1"],

@@ -1,7 +1,8 @@
 // The search box's suggestions (ARIA 1.2 combobox with a listbox popup), on /v1/search.
 // Without this script the form still works: it submits to the list filtered by name.
 // With data-fill (the mare of the stallions' ranking), choosing writes the horse's id into that
-// field and says so, instead of opening the record.
+// field and says so, instead of opening the record; with data-sexe, only horses of that sex are
+// suggested (the ranking's mare: Femelle).
 "use strict"
 ;(() => {
   const input = document.querySelector("input[data-suggest]")
@@ -10,6 +11,7 @@
   const status = document.getElementById(input.dataset.status)
   const recordBase = input.dataset.record
   const fill = input.dataset.fill === undefined ? null : document.getElementById(input.dataset.fill)
+  const sexe = input.dataset.sexe
   let controller
   let timer
   let options = []
@@ -83,7 +85,9 @@
   const fetchSuggestions = (q) => {
     if (controller !== undefined) controller.abort()
     controller = new AbortController()
-    fetch(`/v1/search?${new URLSearchParams({ q, limite: "8" })}`, { signal: controller.signal, headers: { accept: "application/json" } })
+    const params = new URLSearchParams({ q, limite: "8" })
+    if (sexe !== undefined) params.set("sexe", sexe)
+    fetch(`/v1/search?${params}`, { signal: controller.signal, headers: { accept: "application/json" } })
       .then((response) => (response.ok ? response.json() : { q, resultats: [] }))
       .then((body) => {
         // A late answer for an older query is ignored.
