@@ -128,7 +128,7 @@ describe("the discovery document, derived from the Api's definitions", () => {
       accouplement: "/v1/accouplements{?pere,mere,generations}",
       choix_etalon: `/v1/accouplements/etalons{?mere,${filters.replace("sexe,", "")},coefficient_max,limite,offset}`,
       genetique: "/v1/equides/{id}/genetique",
-      recherche: "/v1/search{?q,limite}",
+      recherche: "/v1/search{?q,limite,sexe}",
       referentiel: "/v1/referentiels/{dimension}",
       repartition: `/v1/stats/repartition{?dimension,${filters},limite}`,
       genetique_race: "/v1/stats/genetique{?race,annee_min,annee_max}",

@@ -118,6 +118,19 @@ describe("parquet", () => {
       assert.match(String(died.cause), /the Parquet thread exited with code 3 before writing .*extract\.parquet/)
     }), 60_000)
 
+  it.effect("a write removes the partial files of writers that no longer run, and leaves a running one's", () =>
+    Effect.gen(function*() {
+      const directory = mkdtempSync(join(tmpdir(), "equides-parquet-orphans-"))
+      const path = join(directory, "extract.parquet")
+      // Above Linux's largest pid (2^22): no process runs with it.
+      const orphan = `${path}.${2 ** 22 + 1}.partial`
+      const running = `${path}.${process.ppid}.partial`
+      const other = join(directory, "other.parquet.1.partial")
+      for (const file of [orphan, running, other]) writeFileSync(file, "")
+      writeParquet(buildDataset(RECORDS), path)
+      assert.deepStrictEqual(readdirSync(directory).sort(), ["extract.parquet", "extract.parquet." + process.ppid + ".partial", "other.parquet.1.partial"])
+    }))
+
   it("reads one byte range as RFC 9110 says", () => {
     assert.deepStrictEqual(rangeOf("bytes=0-9", 100), { start: 0, end: 9 })
     assert.deepStrictEqual(rangeOf("bytes=90-", 100), { start: 90, end: 99 })

@@ -31,8 +31,8 @@ import {
   Writer
 } from "@equides/domain"
 import { type ColumnSource, fileWriter, ParquetWriter, schemaFromColumnData } from "hyparquet-writer"
-import { renameSync, rmSync } from "node:fs"
-import { join } from "node:path"
+import { readdirSync, renameSync, rmSync } from "node:fs"
+import { basename, dirname, join } from "node:path"
 import { constants, zstdCompressSync } from "node:zlib"
 import { exportFileName } from "./exportBody.ts"
 
@@ -183,10 +183,36 @@ export const parquetColumns = (data: DatasetData, from: number, to: number): Arr
 /** zstd at level 1: Node's own (native), faster than the writer's snappy in JavaScript and smaller. */
 const zstd = (input: Uint8Array): Uint8Array => zstdCompressSync(input, { params: { [constants.ZSTD_c_compressionLevel]: 1 } })
 
+/** The process `pid` runs (a process of another user's counts: it cannot be signalled, but it lives). */
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
+/**
+ * Removes what writes of `path` by processes that no longer run left behind (a server stopped
+ * mid-write: `path`.<pid>.partial). A running process's partial file is its write, left alone
+ * (replicas may share `EXPORT_DIR`).
+ */
+export const removeOrphanPartials = (path: string): void => {
+  const directory = dirname(path)
+  const prefix = `${basename(path)}.`
+  for (const entry of readdirSync(directory)) {
+    if (!entry.startsWith(prefix) || !entry.endsWith(".partial")) continue
+    const pid = entry.slice(prefix.length, -".partial".length)
+    if (/^\d+$/.test(pid) && Number(pid) !== process.pid && !alive(Number(pid))) rmSync(join(directory, entry), { force: true })
+  }
+}
+
 /** Writes every record of `data` to `path` (through `path` + a temporary suffix, then renamed), `rowGroup` records a row group. */
 export const writeParquet = (data: DatasetData, path: string, rowGroup: number = PARQUET_ROW_GROUP): void => {
   const partial = `${path}.${process.pid}.partial`
   try {
+    removeOrphanPartials(path)
     const first = parquetColumns(data, 0, Math.min(data.size, rowGroup))
     const writer = new ParquetWriter({
       writer: fileWriter(partial),
