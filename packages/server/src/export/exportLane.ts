@@ -22,6 +22,7 @@ import { orRefused } from "../execution/directLane.ts"
 import type { DefectReport } from "../node/defects.ts"
 import { internalError } from "../problems.ts"
 import type { Registry } from "../telemetry.ts"
+import { collectAfterExports } from "./collectAfterExports.ts"
 import { exportHead, exportRows } from "./exportBody.ts"
 import { exportBody, paced, streamExport } from "./exportStream.ts"
 import { Pacer, type PacingClock, realClock } from "./pacing.ts"
@@ -85,7 +86,8 @@ export const makeExportLane = (
   rate: number,
   onDefect: DefectReport,
   onServed: Served | undefined = undefined,
-  clock: PacingClock = realClock
+  clock: PacingClock = realClock,
+  collect: (() => void) | undefined = globalThis.gc
 ): ExportLane & ExportLimits => {
   const served = (exchange: Exchange, status: number): void => {
     registry.record(exchange.label, status, (performance.now() - exchange.started) / 1000)
@@ -94,6 +96,7 @@ export const makeExportLane = (
   const decodeSelection = orRefused(Schema.decodeUnknownExit(Schema.toCodecArrayFromSingle(Schema.Struct(exportQuery.fields))))
   const decodeNone = orRefused(Schema.decodeUnknownExit(NoQuery))
   let running = 0
+  const ended = collectAfterExports(() => running, collect)
 
   /** The export `exchange` asks for, once its query is decoded (`undefined`: refused). */
   const preparing = (exchange: Exchange, request: IncomingMessage): (() => Promise<Prepared | undefined>) | undefined => {
@@ -143,6 +146,7 @@ export const makeExportLane = (
       released = true
       running--
       abort.abort()
+      ended()
     }
     // A client that leaves, at any step: its slot is freed and the stream stops at once.
     response.once("close", release)
