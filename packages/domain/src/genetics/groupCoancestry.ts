@@ -13,10 +13,10 @@
  * where the whole column A·x sweeps down every record of the registry (0.3–1 s at 4.45 M records)
  * for the one or twenty animals a request shows.
  */
-import { bitRank, bitRanks, bitRows, hasBit, wordsFor } from "../dataset/bits.ts"
+import { bitRank } from "../dataset/bits.ts"
 import { mendelianVariance } from "./inbreeding.ts"
 import type { OrderedPedigree } from "./ordered.ts"
-import { generationStarts } from "./pedigreeGraph.ts"
+import { rankAnimals, Reached } from "./reachedAnimals.ts"
 
 /** u = D·Tᵀ·x on the group and its ancestors (every other animal's is 0). */
 export interface GroupShares {
@@ -37,61 +37,29 @@ export const groupShares = (
   inbreeding: Float32Array | Float64Array,
   members: ArrayLike<number>
 ): GroupShares | null => {
-  const { dam, sire } = pedigree
   // The group, then its ancestors as they are met.
-  const reached = new Uint32Array(wordsFor(pedigree.size))
-  let met = new Int32Array(Math.max(16, 2 * members.length))
-  let size = 0
-  const reach = (v: number): void => {
-    if (v < 0 || hasBit(reached, v)) return
-    reached[v >>> 5] |= 1 << (v & 31)
-    if (size === met.length) {
-      const grown = new Int32Array(2 * size)
-      grown.set(met)
-      met = grown
-    }
-    met[size++] = v
-  }
-  for (let k = 0; k < members.length; k++) reach(members[k])
-  const count = size
+  const reached = new Reached(pedigree.size, 2 * members.length)
+  for (let k = 0; k < members.length; k++) reached.add(members[k])
+  const count = reached.size
   if (count === 0) return null
-  for (let at = 0; at < size; at++) {
-    reach(sire(met[at]))
-    reach(dam(met[at]))
+  for (let at = 0; at < reached.size; at++) {
+    reached.add(pedigree.sire(reached.at(at)))
+    reached.add(pedigree.dam(reached.at(at)))
   }
+  const { dam, ordered, ranks, rows, sire } = rankAnimals(pedigree, generation, reached)
+  const values = new Float64Array(rows.length)
+  for (let k = 0; k < count; k++) values[bitRank(reached.bits, ranks, reached.at(k))] = 0.5 / count
 
-  // Numbered by rank (ascending rows: the registry's arrays are read in their order, not at random).
-  const ranks = bitRanks(reached)
-  const rows = new Uint32Array(size)
-  bitRows(reached, rows)
-  const localSire = new Int32Array(size)
-  const localDam = new Int32Array(size)
-  const lines = new Int32Array(size)
-  for (let k = 0; k < size; k++) {
-    const s = sire(rows[k])
-    const d = dam(rows[k])
-    localSire[k] = s < 0 ? -1 : bitRank(reached, ranks, s)
-    localDam[k] = d < 0 ? -1 : bitRank(reached, ranks, d)
-    lines[k] = generation[rows[k]]
-  }
-  const values = new Float64Array(size)
-  for (let k = 0; k < count; k++) values[bitRank(reached, ranks, met[k])] = 0.5 / count
-
-  // Up, youngest first (generation descending: a counting sort); each passes half to each parent.
-  const start = generationStarts(lines)
-  const ordered = new Int32Array(size)
-  for (let k = 0; k < size; k++) ordered[start[lines[k]]++] = k
-  for (let n = size - 1; n >= 0; n--) {
+  // Up, youngest first; each passes half to each parent, then scaled by D.
+  for (let n = ordered.length - 1; n >= 0; n--) {
     const at = ordered[n]
     const half = 0.5 * values[at]
     if (half === 0) continue
-    if (localSire[at] >= 0) values[localSire[at]] += half
-    if (localDam[at] >= 0) values[localDam[at]] += half
+    if (sire[at] >= 0) values[sire[at]] += half
+    if (dam[at] >= 0) values[dam[at]] += half
   }
-  for (let k = 0; k < size; k++) {
-    const s = localSire[k]
-    const d = localDam[k]
-    values[k] *= mendelianVariance(inbreeding, s < 0 ? -1 : rows[s], d < 0 ? -1 : rows[d])
+  for (let k = 0; k < rows.length; k++) {
+    values[k] *= mendelianVariance(inbreeding, sire[k] < 0 ? -1 : rows[sire[k]], dam[k] < 0 ? -1 : rows[dam[k]])
   }
   return { rows, values }
 }

@@ -12,11 +12,12 @@
  * are computed again in double precision over i's ancestors alone (an ancestor's F depends on its
  * own ancestors only: inbreeding.ts on that sub-pedigree), so that the row is exact to rounding.
  */
-import { bitRank, bitRanks, bitRows, hasBit, setBits, wordsFor } from "../dataset/bits.ts"
+import { bitRank, hasBit } from "../dataset/bits.ts"
 import type { Postings } from "../dataset/columns.ts"
 import { inbreedingCoefficients, mendelianVariance } from "./inbreeding.ts"
 import type { OrderedPedigree } from "./ordered.ts"
-import { generationStarts, pedigreeGraph } from "./pedigreeGraph.ts"
+import { pedigreeGraph } from "./pedigreeGraph.ts"
+import { rankAnimals, Reached } from "./reachedAnimals.ts"
 
 /**
  * A row of A held on the animals it reaches alone (i, its ancestors and their descendants: from a
@@ -92,54 +93,23 @@ export const relationshipRow = (
   }
 
   // The ancestors and their descendants, numbered by their rank among the reached rows.
-  const reached = new Uint32Array(wordsFor(pedigree.size))
-  setBits(reached, animals)
-  let met = Int32Array.from(animals)
-  let size = met.length
-  for (let at = 0; at < size; at++) {
-    const v = met[at]
-    for (let c = children.offsets[v], end = children.offsets[v + 1]; c < end; c++) {
-      const child = children.rows[c]
-      if (hasBit(reached, child)) continue
-      reached[child >>> 5] |= 1 << (child & 31)
-      if (size === met.length) {
-        const grown = new Int32Array(2 * size)
-        grown.set(met)
-        met = grown
-      }
-      met[size++] = child
-    }
+  const reached = new Reached(pedigree.size, 4 * k)
+  for (const v of animals) reached.add(v)
+  for (let at = 0; at < reached.size; at++) {
+    const v = reached.at(at)
+    for (let c = children.offsets[v], end = children.offsets[v + 1]; c < end; c++) reached.add(children.rows[c])
   }
-  const ranks = bitRanks(reached)
-  const rows = new Uint32Array(size)
-  bitRows(reached, rows)
-  const values = new Float64Array(size)
-  for (let v = 0; v < k; v++) values[bitRank(reached, ranks, animals[graph.row[v]])] = up[v]
+  const { dam: reachedDam, ordered, ranks, rows, sire: reachedSire } = rankAnimals(pedigree, generation, reached)
+  const values = new Float64Array(rows.length)
+  for (let v = 0; v < k; v++) values[bitRank(reached.bits, ranks, animals[graph.row[v]])] = up[v]
 
-  // Each reached animal's reached parents by rank, read in ascending rows (the registry's arrays in
-  // their order, not at random); a parent not reached holds 0.
-  const reachedSire = new Int32Array(size)
-  const reachedDam = new Int32Array(size)
-  const lines = new Int32Array(size)
-  for (let n = 0; n < size; n++) {
-    const s = sire(rows[n])
-    const d = dam(rows[n])
-    reachedSire[n] = s >= 0 && hasBit(reached, s) ? bitRank(reached, ranks, s) : -1
-    reachedDam[n] = d >= 0 && hasBit(reached, d) ? bitRank(reached, ranks, d) : -1
-    lines[n] = generation[rows[n]]
-  }
-
-  // Down, parents first (generation order: a counting sort): each receives half of each parent's value.
-  const start = generationStarts(lines)
-  const ordered = new Int32Array(size)
-  for (let n = 0; n < size; n++) ordered[start[lines[n]]++] = n
-  for (let n = 0; n < size; n++) {
+  // Down, parents first: each receives half of each reached parent's value (0 outside them).
+  for (let n = 0; n < ordered.length; n++) {
     const at = ordered[n]
     const s = reachedSire[at]
     const d = reachedDam[at]
     if (s < 0 && d < 0) continue
     values[at] += 0.5 * ((s >= 0 ? values[s] : 0) + (d >= 0 ? values[d] : 0))
   }
-  const row: RelationshipRow = { reached, ranks, rows, values }
-  return row
+  return { reached: reached.bits, ranks, rows, values }
 }
