@@ -37,6 +37,8 @@ export interface GeneticColumns {
   readonly longestLine: Uint8Array | Uint16Array
   /** Every row once, by longest line (parents before children), within one in the load walk's finishing order. */
   readonly generationOrder: Int32Array
+  /** Parent links the load dropped for closing a cycle (none in a sound registry: `rowPedigree` then checks no link). */
+  readonly droppedLinks: number
 }
 
 /** t of `row`. */
@@ -72,6 +74,7 @@ export const geneticColumns = (parentage: Parentage): GeneticColumns => {
     depthComplete: depth.complete,
     longestLine,
     // The graph numbers its nodes in that order: its node-to-row array is the order, kept as is.
-    generationOrder: graph.row
+    generationOrder: graph.row,
+    droppedLinks: graph.droppedLinks
   }
 }

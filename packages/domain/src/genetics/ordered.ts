@@ -21,16 +21,26 @@ export interface OrderedPedigree {
  * A Dataset's rows as animals. A parent link is kept exactly when the parent's longest line is
  * smaller than the child's: a kept parent's line is smaller by construction, and a link the load
  * dropped for closing a cycle points at a record the child is itself an ancestor of, whose line is
- * larger. So the rows keep the very graph the load computed F on.
+ * larger. So the rows keep the very graph the load computed F on. When the load dropped no link,
+ * every link is kept and none is checked: the check reads two lines at random, what a walk over
+ * hundreds of thousands of animals pays most (the stallion ranking's row).
  */
 export const rowPedigree = (
   parentage: Parentage,
-  { generationOrder, longestLine }: Pick<GeneticColumns, "longestLine" | "generationOrder">
+  { droppedLinks, generationOrder, longestLine }: Pick<GeneticColumns, "droppedLinks" | "longestLine" | "generationOrder">
 ): OrderedPedigree => {
   const n = longestLine.length
-  const kept = (parents: Int32Array) => (r: number): number => {
-    const p = parents[r]
-    return p >= 0 && p < n && longestLine[p] < longestLine[r] ? p : -1
+  // A link outside the rows (a malformed input) is an unknown parent, as the load's graph reads it.
+  const inRows = (parents: Int32Array): boolean => {
+    for (let r = 0; r < parents.length; r++) if (parents[r] >= n) return false
+    return true
   }
+  const kept = (parents: Int32Array) =>
+    droppedLinks === 0 && inRows(parents)
+      ? (r: number): number => parents[r]
+      : (r: number): number => {
+        const p = parents[r]
+        return p >= 0 && p < n && longestLine[p] < longestLine[r] ? p : -1
+      }
   return { size: n, order: generationOrder, sire: kept(parentage.sire), dam: kept(parentage.dam) }
 }
