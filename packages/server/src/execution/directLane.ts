@@ -10,14 +10,14 @@
  *
  * The lane bypasses the concurrency gate: a lookup is bounded work, like a kept response.
  */
-import { descendanceQuery, Equide, listQuery, NoQuery, pedigreeQuery } from "@equides/domain"
+import { descendanceQuery, listQuery, NoQuery, pedigreeQuery } from "@equides/domain"
 import { type DatasetData, idOf as idOfRow } from "@equides/domain"
-import { answer, isBounded, jsonEncoder, queryPairs } from "@equides/domain/answers"
+import { answer, isBounded, queryPairs } from "@equides/domain/answers"
 import { Exit, Result, Schema, type SchemaAST } from "effect"
 import type { Own } from "../own.ts"
 import { JSON_TYPE } from "../responseHeaders.ts"
 import { exampleSubject } from "../examples.ts"
-import { descendanceBodyOf, pedigreeBodyOf, recordOf } from "./lookups.ts"
+import { descendanceBodyOf, pedigreeBodyOf, recordBodyOf } from "./lookups.ts"
 import { WARM_UP_PASSES } from "./work.ts"
 
 type Query = Readonly<Record<string, string | ReadonlyArray<string>>>
@@ -53,12 +53,6 @@ const jsonOwn = (body: Uint8Array): Own => ({
   headers: { "content-type": JSON_TYPE, "content-length": String(body.length) },
   body
 })
-
-/** A value encoded by an endpoint's success schema, as HttpApi encodes it (`jsonEncoder`: the same bytes). */
-const asJson = <A, I>(schema: Schema.Codec<A, I>) => {
-  const encode = jsonEncoder(schema)
-  return (value: A): Own => jsonOwn(encode(value))
-}
 
 /** The id of `/v1/equides/{id}…`: admission has already refused a path that is not canonical. */
 const idOf = (url: string): string => {
@@ -118,12 +112,11 @@ export const makeDirectLane = (data: DatasetData): DirectLane => {
   const decodeDescendance = orRefused(Schema.decodeUnknownExit(Schema.toCodecArrayFromSingle(Schema.Struct(descendanceQuery.fields))))
   const decodeList = orRefused(Schema.decodeUnknownExit(Schema.toCodecArrayFromSingle(Schema.Struct(listQuery.fields))))
   const decodeNone = orRefused(Schema.decodeUnknownExit(NoQuery))
-  const encodeEquide = asJson(Equide)
   const answerers: Readonly<Record<LaneRoute, (url: string) => Own | undefined>> = {
     "/v1/equides/:id": (url) => {
       const query = decodeNone(url)
-      const value = query === undefined ? undefined : recordOf(data, idOf(url))
-      return value === undefined ? undefined : encodeEquide(value)
+      const body = query === undefined ? undefined : recordBodyOf(data, idOf(url))
+      return body === undefined ? undefined : jsonOwn(body)
     },
     "/v1/equides/:id/pedigree": (url) => {
       const query = decodePedigree(url)
