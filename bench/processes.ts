@@ -4,10 +4,10 @@
  * Children run on this very Node binary (`process.execPath`), not through `npx`, so that the pid
  * read in `/proc` is the server's own.
  */
+import { freePort } from "../packages/server/src/testing/ports.ts"
 import { type ChildProcess, spawn } from "node:child_process"
 import { closeSync, existsSync, openSync, readFileSync } from "node:fs"
 import { mkdir } from "node:fs/promises"
-import { createServer } from "node:net"
 import { join } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 
@@ -71,17 +71,6 @@ export const stop = async (child: Child): Promise<void> => {
   await child.exited
   clearTimeout(killed)
 }
-
-/** A TCP port free at the time of asking on 127.0.0.1. */
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address()
-      probe.close(() => typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port")))
-    })
-  })
 
 /**
  * A generated extract under bench/cache, made by the project's generator the first time only;
