@@ -2,7 +2,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { Api, endpointsOf, ExecutionCost, OnWorkers } from "@equides/domain"
 import { Context } from "effect"
 import type { Family, FamilyName } from "../diverse/corpora.ts"
-import { LOADED_MIN_MS, loadedFamilies } from "./loadedFamilies.ts"
+import { HEAVY_EXECUTION_MS } from "../../packages/server/src/execution/requester.ts"
+import { loadedFamilies } from "./loadedFamilies.ts"
 
 const ID = "AAAAAAAAAAAAAAAAAAAAAA"
 const DAM = "BBBBBBBBBBBBBBBBBBBBBA"
@@ -29,7 +30,7 @@ const FAMILIES: ReadonlyArray<Family> = [
 
 describe("the fairness bench's loaded caller", () => {
   it("sends the families of the routes declaring at least 4 ms of execution and the deep computations: the stallions' ranking, a breed's genetics, breakdowns, consanguinity at 12 generations, the explorer's list and statistics", () => {
-    assert.strictEqual(LOADED_MIN_MS, 4)
+    assert.strictEqual(HEAVY_EXECUTION_MS, 4)
     assert.deepStrictEqual(
       loadedFamilies(FAMILIES).map((f) => f.name),
       ["breakdown", "consanguinity-12", "explorer-list", "explorer-stats", "api choix_etalon", "api genetique_race"]
@@ -45,13 +46,13 @@ describe("the fairness bench's loaded caller", () => {
 
   it("follows the declared costs: every route on the workers declaring at least the threshold is loaded, none below", () => {
     const costly = endpointsOf(Api).filter((endpoint) =>
-      Context.get(endpoint.annotations, OnWorkers) !== undefined && Context.get(endpoint.annotations, ExecutionCost) >= LOADED_MIN_MS
+      Context.get(endpoint.annotations, OnWorkers) !== undefined && Context.get(endpoint.annotations, ExecutionCost) >= HEAVY_EXECUTION_MS
     ).map((endpoint) => endpoint.path)
     assert.includeMembers(costly, ["/v1/stats/repartition", "/v1/accouplements/etalons"])
     // A family whose route costs what the threshold asks is loaded; the same family under a cheaper table is not.
     const breakdowns = FAMILIES.filter((f) => f.name === "breakdown")
-    assert.lengthOf(loadedFamilies(breakdowns, new Map([["/v1/stats/repartition", LOADED_MIN_MS]])), 1)
-    assert.lengthOf(loadedFamilies(breakdowns, new Map([["/v1/stats/repartition", LOADED_MIN_MS / 2]])), 0)
+    assert.lengthOf(loadedFamilies(breakdowns, new Map([["/v1/stats/repartition", HEAVY_EXECUTION_MS]])), 1)
+    assert.lengthOf(loadedFamilies(breakdowns, new Map([["/v1/stats/repartition", HEAVY_EXECUTION_MS / 2]])), 0)
     // A cheap route made costly joins the load (beside the deep computations, loaded whatever the table).
     assert.deepStrictEqual(loadedFamilies(FAMILIES, new Map([["/v1/equides/:id", 5]])).map((f) => f.name), ["record", "consanguinity-12", "api choix_etalon"])
   })

@@ -2,7 +2,8 @@
  * The loaded caller's families (issue 24 item 5, "the most expensive requests"), derived from the
  * execution costs the routes declare, as the quota reads them (`admission/routes.ts`
  * `executionCosts`: the API's from their definitions, `executionCost`; the explorer pages' from
- * `EXPLORER_EXECUTION_MS`): every varied family whose route declares at least `LOADED_MIN_MS`, and
+ * `EXPLORER_EXECUTION_MS`): every varied family whose route is heavy (declares at least `HEAVY_EXECUTION_MS`, the query
+ * pool's threshold for the routes that may not take its last worker), and
  * every family whose requests are a whole-pedigree computation its route's bench plan holds to the
  * `deep` targets (consanguinity at 12 generations: 0.5 ms declared, its depth priced by the bytes
  * rule, 7–9 ms of CPU at full scale). A family's route is its paths' template, as admission finds
@@ -13,13 +14,8 @@ import { Api, Bench, type BenchRequest, endpointsOf } from "@equides/domain"
 import { Context } from "effect"
 import type { FindMyWay } from "effect/http"
 import { executionCosts, routeTemplates } from "../../packages/server/src/admission/routes.ts"
+import { HEAVY_EXECUTION_MS } from "../../packages/server/src/execution/requester.ts"
 import type { Family } from "../diverse/corpora.ts"
-
-/**
- * Milliseconds of CPU at full scale (8 quota units of 0.5 ms): a breakdown over the whole set
- * (4 ms) and above; a filtered list (2 ms, the measured caller's own route) below.
- */
-export const LOADED_MIN_MS = 4
 
 /** The template `path` is served under, if any. */
 const templateOf = (templates: FindMyWay.Router<string>, path: string): string | undefined => {
@@ -45,7 +41,7 @@ const deepRequests = (): ReadonlyMap<string, ReadonlyArray<BenchRequest>> =>
 export const loadedFamilies = (
   families: ReadonlyArray<Family>,
   costs: ReadonlyMap<string, number> = executionCosts(),
-  minMs: number = LOADED_MIN_MS
+  minMs: number = HEAVY_EXECUTION_MS
 ): Array<Family> => {
   const templates = routeTemplates()
   const deep = deepRequests()

@@ -2,7 +2,7 @@
  * Who an execution is for and which lane it takes on the query pool (issue 24, item 5): set by the
  * pipeline around each request it routes (`pipeline/Pipeline.ts`, from admission's caller key and
  * its route's declared execution cost), read by the `Executor` when it submits work to the pool
- * (`QueryPool.ts`, `fairQueue.ts`). Work submitted outside a request (the Parquet file) is anonymous
+ * (`QueryPool.ts`, `fairQueue.ts`). Work submitted outside a request (the warm-up) is anonymous
  * and light.
  */
 import { Context } from "effect"
@@ -18,8 +18,8 @@ export interface Requester {
  * Milliseconds of CPU at full scale (a route's `executionCost`, or the explorer's
  * `EXPLORER_EXECUTION_MS`) from which a route is heavy: a breakdown over the whole set (4 ms), the
  * stallion ranking, a breed's genetics, the explorer's list, statistics and matings; not a filtered
- * list (2 ms) nor a record's lookups. The fairness bench loads its costly caller with the same
- * threshold (`bench/fairness/loadedFamilies.ts` `LOADED_MIN_MS`).
+ * list (2 ms) nor a record's lookups. The fairness bench's costly caller sends the heavy routes
+ * (`bench/fairness/loadedFamilies.ts`).
  */
 export const HEAVY_EXECUTION_MS = 4
 
