@@ -7,6 +7,7 @@ import type { DatasetData } from "@equides/domain"
 import { prepareQueries } from "@equides/domain/answers"
 import { attachDataset } from "@equides/ingest/shared"
 import { parentPort } from "node:worker_threads"
+import { idleCollection } from "./idleCollection.ts"
 import type { Reply, Request } from "./protocol.ts"
 import { giveWayToMainThread } from "./threadPriority.ts"
 import { type perform, warmUp } from "./work.ts"
@@ -41,16 +42,10 @@ export const serveQueries = (run: typeof perform): void => {
   giveWayToMainThread()
   const reply = (message: Reply, transfer?: ReadonlyArray<ArrayBuffer>): void => port.postMessage(message, transfer)
   let data: DatasetData | undefined
-  let idle: ReturnType<typeof setTimeout> | undefined
-  const collectWhenIdle = (): void => {
-    if (collectAll === undefined) return
-    clearTimeout(idle)
-    idle = setTimeout(collectAll, IDLE_COLLECTION_MS)
-    idle.unref()
-  }
+  const idle = idleCollection(collectAll, IDLE_COLLECTION_MS)
 
   port.on("message", (request: Request) => {
-    clearTimeout(idle)
+    idle.cancel()
     if (request.kind === "attach") {
       data = attachDataset(request.share)
       prepareQueries(data)
@@ -76,6 +71,6 @@ export const serveQueries = (run: typeof perform): void => {
     else if (outcome.kind === "refused") reply({ kind: "refused", id, refusal: outcome.refusal, ms })
     else reply({ ...outcome, id })
     collectYoung?.()
-    collectWhenIdle()
+    idle.arm()
   })
 }

@@ -6,6 +6,7 @@
  * none after them), all of it given back by one full collection. The pause (a few tens of ms on
  * the server's heap of about 60 MiB) comes once, after the last export of a burst.
  */
+import { idleCollection } from "../execution/idleCollection.ts"
 
 /** How long no export has run before the collection. */
 export const COLLECT_AFTER_EXPORTS_MS = 2_000
@@ -20,15 +21,8 @@ export const collectAfterExports = (
   collect: (() => void) | undefined,
   delayMs: number = COLLECT_AFTER_EXPORTS_MS
 ): (() => void) => {
-  let timer: ReturnType<typeof setTimeout> | undefined
+  const idle = idleCollection(collect, delayMs, () => running() > 0)
   return () => {
-    if (collect === undefined || running() > 0) return
-    clearTimeout(timer)
-    timer = setTimeout(() => {
-      timer = undefined
-      if (running() === 0) collect()
-    }, delayMs)
-    // A collection waiting does not keep the process alive.
-    timer.unref()
+    if (running() === 0) idle.arm()
   }
 }
