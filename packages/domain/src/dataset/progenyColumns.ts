@@ -83,7 +83,7 @@ export interface ProgenySource extends NameOrder {
 }
 
 /** A mean or median as served: rounded to the hundredth, so that the binary noise of a sum of decimals neither shows nor splits ties. */
-export const round2 = (value: number): number => Math.round(value * 100) / 100 + 0
+const round2 = (value: number): number => Math.round(value * 100) / 100 + 0
 
 export interface Summary {
   readonly moyenne: number
@@ -101,7 +101,7 @@ export const summarize = (sorted: ArrayLike<number>, from: number, count: number
 }
 
 /** Groups per block of `ProgenyColumns.blockStart`, as a power of two. */
-export const GROUP_BLOCK_BITS = 5
+const GROUP_BLOCK_BITS = 5
 
 /** The first entry of group `g` (`g` = the number of groups: the end of the last). */
 export const entryStart = (columns: ProgenyColumns, g: number): number =>
