@@ -23,7 +23,7 @@
  */
 import { performancesAt } from "./performances.ts"
 import { readValeur, retainedIndex } from "../query/indexValue.ts"
-import { type Dictionary, type Dimension, dictionarySize, dictionaryValue, dictionaryValues, type Postings, postingsCount } from "./columns.ts"
+import { type Dictionary, type Dimension, dictionarySize, dictionaryValue, dictionaryValues, lowerBound, type Postings, postingsCount } from "./columns.ts"
 import type { PerformanceColumn } from "./performances.ts"
 import { encodeId, ID_ALPHABET, ID_BYTES } from "./ids.ts"
 import { narrow, temporary } from "./build/growable.ts"
@@ -83,7 +83,7 @@ export interface ProgenySource extends NameOrder {
 }
 
 /** A mean or median as served: rounded to the hundredth, so that the binary noise of a sum of decimals neither shows nor splits ties. */
-export const round2 = (value: number): number => Math.round(value * 100) / 100 + 0
+const round2 = (value: number): number => Math.round(value * 100) / 100 + 0
 
 export interface Summary {
   readonly moyenne: number
@@ -101,7 +101,7 @@ export const summarize = (sorted: ArrayLike<number>, from: number, count: number
 }
 
 /** Groups per block of `ProgenyColumns.blockStart`, as a power of two. */
-export const GROUP_BLOCK_BITS = 5
+const GROUP_BLOCK_BITS = 5
 
 /** The first entry of group `g` (`g` = the number of groups: the end of the last). */
 export const entryStart = (columns: ProgenyColumns, g: number): number =>
@@ -181,26 +181,23 @@ export const byDescendingThenName = (
   return order
 }
 
-/** Each value's rank among the distinct values, ascending from 0. */
-const denseRanks = (values: Float64Array): Uint32Array => {
+/** The distinct values of `values`, ascending (a view of a sorted copy). */
+const distinctAscending = (values: Float64Array): Float64Array => {
   const distinct = Float64Array.from(values).sort()
   let d = 0
   for (let i = 0; i < distinct.length; i++) if (d === 0 || distinct[i] !== distinct[d - 1]) distinct[d++] = distinct[i]
+  return distinct.subarray(0, d)
+}
+
+/** Each value's index in `distinct` (ascending, holding every value). */
+const ranksIn = (distinct: Float64Array, values: Float64Array): Uint32Array => {
   const ranks = new Uint32Array(values.length)
-  for (let i = 0; i < values.length; i++) ranks[i] = lowerBoundOf(distinct, d, values[i])
+  for (let i = 0; i < values.length; i++) ranks[i] = lowerBound(distinct, values[i])
   return ranks
 }
 
-const lowerBoundOf = (sorted: Float64Array, length: number, value: number): number => {
-  let lo = 0
-  let hi = length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (sorted[mid] < value) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
+/** Each value's rank among the distinct values, ascending from 0. */
+const denseRanks = (values: Float64Array): Uint32Array => ranksIn(distinctAscending(values), values)
 
 /** One code's columns, before they are laid one after the other. */
 interface CodeColumns {
@@ -281,11 +278,9 @@ const buildCode = (
   discipline: number
 ): CodeColumns => {
   const n = rows.length
-  const values = Float64Array.from(read).sort()
-  let distinct = 0
-  for (let i = 0; i < n; i++) if (distinct === 0 || values[i] !== values[distinct - 1]) values[distinct++] = values[i]
-  const value = new Uint32Array(n)
-  for (let i = 0; i < n; i++) value[i] = lowerBoundOf(values, distinct, read[i])
+  // The code's distinct values, ascending; each offspring's value is its index there.
+  const table = distinctAscending(read)
+  const value = ranksIn(table, read)
   const order = byDescendingThenName(data, rows, value, scratch.atRow)
 
   // Groups by parent: counted, then filled in the offspring's order (a counting sort).
@@ -330,7 +325,6 @@ const buildCode = (
   for (let g = 0; g < groups; g++) cursor[parents[g]] = 0
 
   // By mean (as served) descending, then count descending: one number, the mean's rank above the count.
-  const table = values.subarray(0, distinct)
   const moyenne = new Float64Array(groups)
   let largest = 0
   for (let g = 0; g < groups; g++) largest = Math.max(largest, counts[g])

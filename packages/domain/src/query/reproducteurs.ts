@@ -12,10 +12,11 @@ import { entryStart, type Summary, summarize } from "../dataset/progenyColumns.t
 import type { Reproducteur, Reproducteurs } from "../schemas/progeny.ts"
 import { SEXES } from "../vocabulary.ts"
 import { InvalidParameter, type QueryResult } from "./errors.ts"
-import { admittedHint, resolveCodes } from "./filters.ts"
+import { admittedHint, resolveCodes, yearOfCode } from "./filters.ts"
 import { paginationLinks } from "./paginate.ts"
 import { compareIds, entryValue, groupSummary } from "./progenyColumns.ts"
 import { resume } from "./record.ts"
+import { allowedTable } from "./terms.ts"
 
 export const REPRODUCTEURS_PATH = "/v1/stats/reproducteurs"
 /** The parent's sex: its record's `sexe`. */
@@ -80,8 +81,7 @@ export const reproducteurs = (
   if (input.race !== undefined) {
     const codes = resolveCodes("race", input.race, data.race)
     if (Result.isFailure(codes)) return Result.fail(codes.failure)
-    races = new Uint8Array(dictionarySize(data.race.values))
-    for (const c of codes.success) races[c] = 1
+    races = allowedTable(codes.success, dictionarySize(data.race.values))
   }
   const columns = data.progenyColumns
   const { codeGroups, parents, ranking, born } = columns
@@ -106,10 +106,10 @@ export const reproducteurs = (
     }
   } else {
     // The `annee` codes of the years in the range (code 0, no year, never is).
-    const inRange = new Uint8Array(dictionarySize(data.annee.values))
-    for (let code = 1; code < inRange.length; code++) {
-      const year = Number(dictionaryValue(data.annee.values, code))
-      inRange[code] = year >= (input.annee_min ?? -Infinity) && year <= (input.annee_max ?? Infinity) ? 1 : 0
+    const years = yearOfCode(data.annee)
+    const inRange = new Uint8Array(years.length)
+    for (let code = 1; code < years.length; code++) {
+      inRange[code] = years[code] >= (input.annee_min ?? -Infinity) && years[code] <= (input.annee_max ?? Infinity) ? 1 : 0
     }
     const ranked: Array<Ranked> = []
     let kept = new Float64Array(64)

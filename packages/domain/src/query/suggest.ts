@@ -30,6 +30,7 @@ import { yearOfCode } from "./filters.ts"
 import { referential } from "./referential.ts"
 import { REFERENTIEL_DIMENSIONS } from "../vocabulary.ts"
 import { compareToken, exactToken, hasTokenIn, prefixRange, prefixSet, tokenKey, tokenStartsWith } from "./nameTokens.ts"
+import { allowedTable } from "./terms.ts"
 
 export interface Suggestion {
   readonly row: number
@@ -254,11 +255,7 @@ export const suggest = (
   sexes?: ReadonlyArray<number>
 ): Array<Suggestion> => {
   const st: SuggestStats = stats ?? { strategy: "", visited: 0, tokens: 0 }
-  let admitted: Uint8Array | undefined
-  if (sexes !== undefined) {
-    admitted = new Uint8Array(dictionarySize(data.sexe.values))
-    for (const code of sexes) admitted[code] = 1
-  }
+  const admitted = sexes === undefined ? undefined : allowedTable(sexes, dictionarySize(data.sexe.values))
   st.strategy = ""
   st.visited = 0
   st.tokens = 0
