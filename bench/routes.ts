@@ -233,12 +233,12 @@ export const deriveRoutes = (endpoints: ReadonlyArray<HttpApiEndpoint.Top>, desc
       continue
     }
     const subject = values[plan.subject ?? "ancestors"]
-    const valueOf: ValueOf = (name) => (name === "id" ? subject : undefined)
+    const valueOf: ValueOf = (name) => (name === "id" ? subject : values.named[name])
     const key = Context.get(endpoint.annotations, Discovery)?.key ?? route
     for (const request of plan.requests ?? [{}]) {
       routes.push({
         name: request.name === undefined ? key : `${key}, ${request.name}`,
-        path: uriOf(endpoint, description, (name) => valueOf(name) ?? values.named[name], request.query),
+        path: uriOf(endpoint, description, valueOf, request.query),
         route,
         kind: request.kind ?? "ordinary"
       })

@@ -130,7 +130,7 @@ export const costRows = (endpoints: ReadonlyArray<HttpApiEndpoint.Top>, histogra
       route: servedPath(endpoint.path),
       family,
       declaredMs,
-      declaredUnits: declaredMs > 0 ? executionUnits(declaredMs) : 1,
+      declaredUnits: executionUnits(declaredMs),
       executions,
       meanMs,
       p99Ms,

@@ -65,6 +65,15 @@ export const familiesOf = (sample: Sample, description: Description, options: Co
   return [...drawn, ...routeFamilies(endpointsOf(Api), description, sample, options, drawn)]
 }
 
+/** The sample and the varied families, asked of `sampler` (a server of their own), which is then stopped. */
+export const drawFamilies = async (
+  sampler: Started,
+  options: Pick<DiverseOptions, "corpusSeed" | "crawl" | "corpus">
+): Promise<{ readonly sample: Sample; readonly families: Array<Family> }> => {
+  const [sample, description] = await Promise.all([drawFrom(sampler, options), getJson<Description>(sampler.baseUrl, "/openapi.json")]).finally(() => stop(sampler))
+  return { sample, families: familiesOf(sample, description, { seed: options.corpusSeed, size: options.corpus }) }
+}
+
 const describeCorpora = (families: ReadonlyArray<Family>) =>
   families.map((family) => ({ name: family.name, description: family.description, paths: family.paths.length, first: family.paths.slice(0, 5) }))
 
@@ -73,8 +82,7 @@ export const runDiverse = async (startedAt: Date, machine: Machine, options: Div
   log(`drawing the corpora from ${dataFile}, on a server of its own`)
   const sampler = await startApi(dataFile, options.serverEnv)
   const drawStarted = performance.now()
-  const [sample, description] = await Promise.all([drawFrom(sampler, options), getJson<Description>(sampler.baseUrl, "/openapi.json")]).finally(() => stop(sampler))
-  const families = familiesOf(sample, description, { seed: options.corpusSeed, size: options.corpus })
+  const { sample, families } = await drawFamilies(sampler, options)
   log(`drawn in ${((performance.now() - drawStarted) / 1000).toFixed(1)} s: ${families.map((f) => `${f.name} ${f.paths.length}`).join(", ")}`)
   const names = families.map((family) => family.name)
 

@@ -18,10 +18,9 @@ import { formatMachine, type Machine, writeResult } from "../report.ts"
 import { oneConnection, timedGet } from "../diverse/httpGet.ts"
 import { log, PROBE_INTERVAL_MS, PROBE_PATH } from "../diverse/measureRun.ts"
 import { startProbe } from "../diverse/probe.ts"
-import { drawFrom, familiesOf } from "../diverse/run.ts"
+import { drawFamilies } from "../diverse/run.ts"
 import { runSequence } from "../diverse/sequence.ts"
 import { mixed } from "../diverse/soak.ts"
-import { type Description, getJson } from "../routes.ts"
 import { type LoadRequest, type LoadSummary, startLoad } from "./loadedCaller.ts"
 import { loadedFamilies } from "./loadedFamilies.ts"
 import { measuredCaller } from "./measuredCaller.ts"
@@ -111,8 +110,7 @@ export const runFairness = async (startedAt: Date, machine: Machine, options: Fa
   const dataFile = options.dataFile ?? (await ensureExtract(options.seed, options.count))
   log(`drawing the corpora from ${dataFile}, on a server of its own`)
   const sampler = await startApi(dataFile, options.serverEnv)
-  const [sample, description] = await Promise.all([drawFrom(sampler, options), getJson<Description>(sampler.baseUrl, "/openapi.json")]).finally(() => stop(sampler))
-  const families = familiesOf(sample, description, { seed: options.corpusSeed, size: options.corpus })
+  const { sample, families } = await drawFamilies(sampler, options)
   const loaded = loadedFamilies(families)
   const loadedNames = loaded.map((family) => family.name)
   const lists = families.find((family) => family.name === "list")?.paths ?? []
