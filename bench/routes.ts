@@ -45,13 +45,11 @@ export interface Route {
 /** What was picked from the data, kept in the results so that runs can be compared. */
 export interface Picks {
   readonly records: number
-  /** A recent record with a deep pedigree, and its dam. */
-  readonly record: { readonly id: string; readonly nom: string; readonly pedigreeNodes: number; readonly mere: string }
+  /** A recent record with a deep pedigree. */
+  readonly record: { readonly id: string; readonly nom: string; readonly pedigreeNodes: number }
   readonly sire: { readonly id: string; readonly nom: string; readonly descendants: number }
   readonly race: string
   readonly robe: string
-  /** The most frequent index code, for the ranking of parents. */
-  readonly code: string
   readonly namePrefix: string
   readonly twoWords: string
 }
@@ -133,11 +131,10 @@ export const pickValues = async (baseUrl: string): Promise<Picks> => {
   const [first, second] = named.find((w) => w.length >= 2 && w[0].length >= 2 && w[1].length >= 3) ?? ["A", "B"]
   return {
     records: lignes,
-    record: { id: subject.row.id, nom: subject.row.nom, pedigreeNodes: subject.nodes, mere: subject.row.mere?.id ?? "" },
+    record: { id: subject.row.id, nom: subject.row.nom, pedigreeNodes: subject.nodes },
     sire: { id: sire.id, nom: sire.nom, descendants: sire.nombre_de_descendants },
     race: await topValue("races"),
     robe: await topValue("robes"),
-    code: await topValue("codes_indice"),
     namePrefix: prefixSource.slice(0, 3),
     twoWords: `${first} ${second.slice(0, 3)}`
   }
