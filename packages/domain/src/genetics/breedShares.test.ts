@@ -6,7 +6,8 @@ import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
 import { foldedCodes } from "../dataset/foldedCodes.ts"
 import { recordsArbitrary } from "../testing/arbitraries.ts"
 import { foldValue } from "../text/fold.ts"
-import { breedSharesOf, heldBreed, meanOf, rowsOfCodes } from "./breedShares.ts"
+import { everyBreedHeld } from "./breedShares.fixtures.ts"
+import { heldBreed, meanOf, rowsOfCodes } from "./breedShares.ts"
 import { groupShares } from "./groupCoancestry.ts"
 import { rowPedigree } from "./ordered.ts"
 import { referencePopulation } from "./reference.ts"
@@ -15,20 +16,6 @@ import { referencePopulation } from "./reference.ts"
 const PROVENANCE = { ...inMemoryProvenance(0), ingestedAt: "2003-06-01T00:00:00.000Z" }
 
 const pedigreeOf = (data: DatasetData) => rowPedigree({ sire: data.links.pere.row, dam: data.links.mere.row }, data.genetics)
-
-/** Every breed held, whatever its size. */
-export const everyBreedHeld = (data: DatasetData) =>
-  breedSharesOf({
-    race: data.race,
-    year: data.year,
-    noYear: NO_YEAR,
-    loadYear: 2003,
-    pedigree: pedigreeOf(data),
-    generation: data.genetics.longestLine,
-    inbreeding: data.genetics.inbreeding,
-    minAncestry: 0,
-    minRecords: 1
-  })
 
 describe("the breeds' shares held by the Dataset", () => {
   it("are each breed's reference population's shares, found by the breed's spellings", () => {
