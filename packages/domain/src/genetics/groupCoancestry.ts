@@ -37,7 +37,9 @@ export const groupShares = (
   inbreeding: Float32Array | Float64Array,
   members: ArrayLike<number>
 ): GroupShares | null => {
-  // The group, then its ancestors as they are met.
+  // The group, then its ancestors as they are met: a walk up from the members, not ancestry.ts's
+  // pass over the whole order (which f_a's ties need): a small breed's shares take a few
+  // milliseconds this way where that pass reads every animal's bit (about 45 ms at 4.45 M).
   const reached = new Reached(pedigree.size, 2 * members.length)
   for (let k = 0; k < members.length; k++) reached.add(members[k])
   const count = reached.size
