@@ -51,6 +51,7 @@ describe("the bench's routes, from the Api", () => {
       // pere and mere are required: the description's examples (the documentation's mating).
       "accouplement": `ordinary /v1/accouplements?pere=${SIRE}&mere=AAAAAgAAAAAtAAAAAAAAXw`,
       "choix_etalon": "deep /v1/accouplements/etalons?mere=AAAAAgAAAAAtAAAAAAAAXw",
+      "choix_etalon, une race": "deep /v1/accouplements/etalons?mere=AAAAAgAAAAAtAAAAAAAAXw&race=Selle%20Francais",
       "genetique": `ordinary /v1/equides/${SON}/genetique`,
       "genetique_race": "ordinary /v1/stats/genetique",
       "recherche, one letter": "ordinary /v1/search?q=A",

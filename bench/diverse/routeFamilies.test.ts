@@ -44,6 +44,8 @@ describe("the varied families of the routes on the workers", () => {
           paths: [`/v1/equides/${SIRE}/descendance/statistiques`, `/v1/equides/${DAM}/descendance/statistiques`].sort()
         },
         "api choix_etalon": { sameUri: false, paths: [`/v1/accouplements/etalons?mere=${DAM}`] },
+        // Its plan's named request: the same dams, one breed's males (the served example's race).
+        "api choix_etalon une race": { sameUri: false, paths: [`/v1/accouplements/etalons?mere=${DAM}&race=Selle%20Francais`] },
         // A breed's first use is long (firstUsePer): records of the sample's most frequent race only.
         "api genetique": { sameUri: false, paths: [`/v1/equides/${SON}/genetique`, `/v1/equides/${DAUGHTER}/genetique`].sort() },
         "api genetique_race": { sameUri: true, paths: Array.from({ length: options.size }, () => "/v1/stats/genetique") },

@@ -5,11 +5,12 @@
  * definition excludes it from the load bench, `benchExcluded`, is left out). Its paths: every
  * record of the id pool once for a route about a record (`{id}`; the sampled parents when its
  * plan's subject is `offspring`, the sampled records of the most frequent race when its first use
- * per race takes long, `firstUsePer`), a real dam or sire for a required `mere` or `pere`; otherwise
+ * per race takes long, `firstUsePer`), a real dam or sire for a required `mere` or `pere` (and a
+ * family more for each named request of its plan, with that request's query); otherwise
  * its plain URI repeated (`sameUri`, measured with the response cache off). The other values are
  * the served description's examples (`routes.ts` `uriOf`).
  */
-import { Bench, Discovery, OnWorkers, servedPath } from "@equides/domain"
+import { Bench, type BenchRequest, Discovery, OnWorkers, servedPath } from "@equides/domain"
 import { Context } from "effect"
 import type { HttpApiEndpoint } from "effect/http-api"
 import { Rng } from "../../packages/ingest/src/generate/prng.ts"
@@ -62,8 +63,16 @@ export const routeFamilies = (
       return [{ name, route, description: `${route}, ${which} once`, paths }]
     }
     if (drawn !== undefined && ofRole(drawn).length > 0) {
-      const paths = shuffle(rng, ofRole(drawn)).slice(0, options.size).map((id) => uriOf(endpoint, description, (param) => (param === drawn ? id : undefined)))
-      return [{ name, route, description: `${route}, every sampled ${drawn === "mere" ? "dam" : "sire"} once`, paths }]
+      const ids = shuffle(rng, ofRole(drawn)).slice(0, options.size)
+      const which = `every sampled ${drawn === "mere" ? "dam" : "sire"} once`
+      // The plain URI's, then one family per named request of the plan, its query added to each.
+      const named = (plan.requests ?? []).flatMap((request) => request.name === undefined ? [] : [request])
+      return [{}, ...named].map((request: BenchRequest) => ({
+        name: request.name === undefined ? name : `${name} ${request.name}`,
+        route,
+        description: `${route}, ${which}${request.name === undefined ? "" : `, ${request.name}`}`,
+        paths: ids.map((id) => uriOf(endpoint, description, (param) => (param === drawn ? id : undefined), request.query))
+      }))
     }
     return [{ name, route, description: `${plain} (one URI)`, paths: Array.from({ length: options.size }, () => plain), sameUri: true }]
   })

@@ -160,8 +160,9 @@ export class ConsanguiniteApi extends HttpApiGroup.make("consanguinite")
       parameters: ["mere", ...FILTER_PARAMETERS.filter((name) => name !== "sexe"), "coefficient_max", "limite", "offset"]
     }))
       .annotateMerge(onWorkers("etalons"))
-      // One indirect pass over the whole pedigree per request: held to the targets of a whole-pedigree computation.
-      .annotateMerge(benchPlan({ requests: [{ kind: "deep" }] }))
+      // One indirect pass over the whole pedigree per request: held to the targets of a whole-pedigree
+      // computation; every male as a candidate, and one breed's (issue 28's two targets).
+      .annotateMerge(benchPlan({ requests: [{ kind: "deep" }, { name: "une race", query: { race: "{race}" }, kind: "deep" }] }))
       .annotateMerge(example(({ data, mating }) => {
         if (mating === undefined || foldValue(sexeOf(data, mating.mere)) !== foldValue("Femelle")) return undefined
         const mere = idOf(data, mating.mere)

@@ -5,7 +5,7 @@ import type { Parentage } from "../query/consanguinite/cutGraph.ts"
 import { geneticColumns } from "./columns.ts"
 import { rowPedigree } from "./ordered.ts"
 import { coancestryTable, pedigreeArbitrary } from "./pedigree.fixtures.ts"
-import { relationshipAt, relationshipRow } from "./relationshipRow.ts"
+import { animalsWithChildren, isRelative, relationshipAt, relationshipRow, relativesOf } from "./relationshipRow.ts"
 
 /** Each animal's children through either link, as the Dataset's progeny index lists them. */
 const childrenOf = ({ dam, sire }: Parentage): Postings => {
@@ -24,7 +24,9 @@ const childrenOf = ({ dam, sire }: Parentage): Postings => {
 const rowOf = (parentage: Parentage, i: number): Float64Array => {
   const columns = geneticColumns(parentage)
   const { longestLine } = columns
-  const row = relationshipRow(rowPedigree(parentage, columns), longestLine, childrenOf(parentage), i)
+  const children = childrenOf(parentage)
+  const pedigree = rowPedigree(parentage, columns)
+  const row = relationshipRow(pedigree, longestLine, relativesOf(pedigree, children, animalsWithChildren(children), i))
   return Float64Array.from(longestLine, (_, j) => relationshipAt(row, j))
 }
 
@@ -37,16 +39,29 @@ describe("relationshipRow", () => {
     expect(Array.from(a, (x) => x / 2)).toEqual([0.25, 0.25, 0, 0.5, 0.125, 0])
   })
 
-  it("holds the reached animals alone: i, its ancestors and their descendants", () => {
-    // 0 × 1 -> 2; 2 × 3 -> 4; 5 × 6 -> 7 elsewhere; the row of 2 reaches 0, 1, 2 and 4, never 3, 5, 6, 7.
-    const sire = Int32Array.from([-1, -1, 0, -1, 2, -1, -1, 5])
-    const dam = Int32Array.from([-1, -1, 1, -1, 3, -1, -1, 6])
+  it("holds the reached animals alone: i, its ancestors and those of their descendants that have children", () => {
+    // 0 × 1 -> 2; 2 × 3 -> 4; 4 × 8 -> 9; 2 × 3 -> 10; 5 × 6 -> 7 elsewhere. The row of 2 holds 0, 1, 2 and
+    // 4 (a parent); 9 and 10, childless, are read from their parents; 3, 5, 6, 7 and 8 are no relatives.
+    const sire = Int32Array.from([-1, -1, 0, -1, 2, -1, -1, 5, -1, 4, 2])
+    const dam = Int32Array.from([-1, -1, 1, -1, 3, -1, -1, 6, -1, 8, 3])
     const parentage = { sire, dam }
     const columns = geneticColumns(parentage)
-    const row = relationshipRow(rowPedigree(parentage, columns), columns.longestLine, childrenOf(parentage), 2)
+    const children = childrenOf(parentage)
+    const pedigree = rowPedigree(parentage, columns)
+    const relatives = relativesOf(pedigree, children, animalsWithChildren(children), 2)
+    const row = relationshipRow(pedigree, columns.longestLine, relatives)
     expect(Array.from(row.rows)).toEqual([0, 1, 2, 4])
     expect(Array.from(row.values)).toEqual([0.5, 0.5, 1, 0.5])
-    expect([3, 5, 6, 7].map((j) => relationshipAt(row, j))).toEqual([0, 0, 0, 0])
+    expect([9, 10].map((j) => relationshipAt(row, j))).toEqual([0.25, 0.5])
+    expect([3, 5, 6, 7, 8].map((j) => relationshipAt(row, j))).toEqual([0, 0, 0, 0, 0])
+    expect([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10].filter((j) => isRelative(relatives, j))).toEqual([0, 1, 2, 4, 9, 10])
+  })
+
+  it("the animals with children: those the progeny index lists any child of", () => {
+    // 0 × 1 -> 2; 2 × 3 -> 4: 0, 1 and 2 have children, 3 (a dam) too, 4 none.
+    const children = childrenOf({ sire: Int32Array.from([-1, -1, 0, -1, 2]), dam: Int32Array.from([-1, -1, 1, -1, 3]) })
+    const bits = animalsWithChildren(children)
+    expect([0, 1, 2, 3, 4].map((v) => (bits[v >>> 5] >>> (v & 31)) & 1)).toEqual([1, 1, 1, 1, 0])
   })
 
   it("a link the load dropped for closing a cycle is not followed down, though the progeny index lists it", () => {

@@ -6,20 +6,20 @@
  * candidates, kept in a bounded heap while the candidates are read once.
  */
 import { Result } from "effect"
-import { postingsCount } from "../dataset/columns.ts"
+import { postingsCount, postingsOf } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
-import { relationshipAt, relationshipRow } from "../genetics/relationshipRow.ts"
+import { isRelative, type RelationshipRow, relationshipAt, type Relatives } from "../genetics/relationshipRow.ts"
 import type { Etalons } from "../schemas/etalons.ts"
 import { foldValue } from "../text/fold.ts"
 import type { QueryResult } from "./errors.ts"
 import { foldedCodes } from "../dataset/foldedCodes.ts"
 import { type FilterInput, resolveFilters } from "./filters.ts"
-import { breedParente, single, threadPedigree } from "./genetique.ts"
+import { breedParente, relationshipRowOf, relativesOfRow, single } from "./genetique.ts"
 import { paginationLinks } from "./paginate.ts"
 import { compareIds } from "./progenyColumns.ts"
 import { anneeOf, idOf, nomOf, raceOf, resume } from "./record.ts"
 import { select } from "./select.ts"
-import { selectionRows } from "./selection.ts"
+import { membership, type RowTest, type Selection, selectionOfRows, selectionRows } from "./selection.ts"
 
 export const ETALONS_PATH = "/v1/accouplements/etalons"
 
@@ -39,40 +39,123 @@ export const etalons = (
 ): QueryResult<Etalons> =>
   Result.map(resolveFilters(data, input), (filters) => {
     // The list's own filters with sexe forced to Male (an extract without a male has no candidate).
-    const males = foldedCodes(data.sexe, foldValue("Male"))
-    const rows = males.length === 0 ? new Uint32Array(0) : selectionRows(select(data, { ...filters, sexe: males }))
-    const row = relationshipRow(threadPedigree(data), data.genetics.longestLine, data.progeny, mere)
-    return rank(data, mere, input, pairs, rows, (j) => relationshipAt(row, j))
+    const males = maleCodes(data)
+    const selection = males.length === 0 ? selectionOfRows(new Uint32Array(0)) : select(data, { ...filters, sexe: males })
+    return rank(data, mere, input, pairs, selection, relativesOfRow(data, mere))
   })
 
 /**
  * F of the foal of `pere` × `mere` (rows) over all known generations, as the ranking gives it: a
  * test-mating page shows it beside the cut's F of `/v1/accouplements`.
  */
-export const foalCoefficient = (data: DatasetData, pere: number, mere: number): number =>
-  relationshipAt(relationshipRow(threadPedigree(data), data.genetics.longestLine, data.progeny, mere), pere) / 2
+export const foalCoefficient = (data: DatasetData, pere: number, mere: number): number => {
+  const relatives = relativesOfRow(data, mere)
+  return isRelative(relatives, pere) ? relationshipAt(relationshipRowOf(data, relatives), pere) / 2 : 0
+}
 
-/** The page of `rows` (undefined: every row) by their coancestry with the mare, `kinship(j)` being a(mare, j). */
+const maleCodes = (data: DatasetData): ReadonlyArray<number> => foldedCodes(data.sexe, foldValue("Male"))
+
+const produitsOf = (data: DatasetData, row: number): number => postingsCount(data.progeny, row)
+
+/** > 0 when candidate a ranks after b at the same coefficient: produits descending, then nom, then id. */
+const tieOf = (data: DatasetData) => (a: number, b: number): number =>
+  produitsOf(data, b) - produitsOf(data, a) || data.nameKey[a] - data.nameKey[b] || compareIds(data, a, b)
+
+const stallionOrders = new WeakMap<DatasetData, Uint32Array>()
+
+/**
+ * Every male with offspring in the ranking's order at one coefficient (`tieOf`), built once per
+ * thread (some 10⁵ males of the full extract, 4 bytes each): no relative of the mare has the
+ * lowest coefficient, 0, and a page is most often made of them alone, so it is read off this
+ * order, a few hundred males at most, rather than by reading every candidate.
+ */
+const stallionOrder = (data: DatasetData): Uint32Array => {
+  let order = stallionOrders.get(data)
+  if (order === undefined) {
+    const rows: Array<number> = []
+    for (const code of maleCodes(data)) for (const row of postingsOf(data.sexe.rows, code)) if (produitsOf(data, row) > 0) rows.push(row)
+    order = Uint32Array.from(rows.sort(tieOf(data)))
+    stallionOrders.set(data, order)
+  }
+  return order
+}
+
+/**
+ * The first `need` candidates of the ranking when they are all no relatives of the mare and have
+ * offspring (undefined when fewer are): the males of `stallionOrder` that `candidate` admits and
+ * that are not her relatives, in that order.
+ */
+const unrelatedFirst = (data: DatasetData, relatives: Relatives, candidate: RowTest, need: number): Array<number> | undefined => {
+  const order = stallionOrder(data)
+  const page: Array<number> = []
+  for (let k = 0; k < order.length && page.length < need; k++) {
+    const row = order[k]
+    if (candidate(row) && !isRelative(relatives, row)) page.push(row)
+  }
+  return page.length === need ? page : undefined
+}
+
+/** The page of the candidates of `selection` by their coancestry with the mare, whose relatives are `relatives`. */
 const rank = (
   data: DatasetData,
   mere: number,
   input: EtalonsInput,
   pairs: ReadonlyArray<readonly [string, string]>,
-  rows: Uint32Array | undefined,
-  kinship: (row: number) => number
+  selection: Selection,
+  relatives: Relatives
 ): Etalons => {
   const { coefficient_max, limite, offset } = input
+  const rows = selectionRows(selection)
   const count = rows === undefined ? data.size : rows.length
-  const produits = (row: number): number => postingsCount(data.progeny, row)
-  // > 0 when candidate a ranks after b: coefficient ascending, then (`tie`) produits descending, nom, id.
-  const tie = (a: number, b: number): number => produits(b) - produits(a) || data.nameKey[a] - data.nameKey[b] || compareIds(data, a, b)
-  const after = (a: number, b: number): number => kinship(a) - kinship(b) || tie(a, b)
+  const candidate = membership(data, selection)
+  // a(mare, j): 0 for no relative of hers, else read from her row, computed on the first relative asked for.
+  let row: RelationshipRow | undefined
+  const kinship = (j: number): number => (isRelative(relatives, j) ? relationshipAt((row ??= relationshipRowOf(data, relatives)), j) : 0)
+  const tie = tieOf(data)
 
-  // A max-heap of the `need` best read so far: its root is the worst of them.
+  // Candidates the ranking counts: all but the mare, and those above coefficient_max (relatives alone can be).
+  let total = count - (candidate(mere) ? 1 : 0)
+  if (coefficient_max !== undefined) {
+    for (let k = 0; k < count; k++) {
+      const j = rows === undefined ? k : rows[k]
+      if (j !== mere && isRelative(relatives, j) && kinship(j) / 2 > coefficient_max) total--
+    }
+  }
+
   const need = offset + limite
+  const ranked = (need > 0 ? unrelatedFirst(data, relatives, candidate, need) : []) ?? heapRanked(rows, count, mere, need, coefficient_max, kinship, tie)
+  const page = ranked.slice(offset)
+  const parente = breedParente(data, mere, page)
+  return {
+    mere: { id: idOf(data, mere), nom: nomOf(data, mere), race: raceOf(data, mere), annee_naissance: anneeOf(data, mere) ?? null },
+    donnees: page.map((row, k) => ({
+      etalon: resume(data, row),
+      coefficient: kinship(row) / 2,
+      parente_moyenne: parente === null ? null : single(parente[k]),
+      produits: produitsOf(data, row)
+    })),
+    pagination: { total, limite, offset, ...paginationLinks(ETALONS_PATH, pairs, offset, limite, total) }
+  }
+}
+
+/**
+ * The `need` best of `rows` (undefined: every row) but `mere` at or below `coefficient_max`, in
+ * order, `kinship(j)` being a(mare, j): kept in a bounded heap while the candidates are read once.
+ */
+const heapRanked = (
+  rows: Uint32Array | undefined,
+  count: number,
+  mere: number,
+  need: number,
+  coefficient_max: number | undefined,
+  kinship: (row: number) => number,
+  tie: (a: number, b: number) => number
+): Array<number> => {
+  // > 0 when candidate a ranks after b: coefficient ascending, then the tie.
+  const after = (a: number, b: number): number => kinship(a) - kinship(b) || tie(a, b)
+  // A max-heap of the `need` best read so far: its root is the worst of them.
   const heap = new Int32Array(need)
   let size = 0
-  let total = 0
   // The root's a(mare, ·), read again only when the root changes: each candidate reads its own once.
   let rootKinship = 0
   const siftDown = (at: number): void => {
@@ -93,7 +176,6 @@ const rank = (
     if (row === mere) continue
     const a = kinship(row)
     if (coefficient_max !== undefined && a / 2 > coefficient_max) continue
-    total++
     if (size < need) {
       let at = size++
       heap[at] = row
@@ -112,16 +194,5 @@ const rank = (
       rootKinship = kinship(heap[0])
     }
   }
-  const ranked = Array.from(heap.subarray(0, size)).sort(after).slice(offset)
-  const parente = breedParente(data, mere, ranked)
-  return {
-    mere: { id: idOf(data, mere), nom: nomOf(data, mere), race: raceOf(data, mere), annee_naissance: anneeOf(data, mere) ?? null },
-    donnees: ranked.map((row, k) => ({
-      etalon: resume(data, row),
-      coefficient: kinship(row) / 2,
-      parente_moyenne: parente === null ? null : single(parente[k]),
-      produits: produits(row)
-    })),
-    pagination: { total, limite, offset, ...paginationLinks(ETALONS_PATH, pairs, offset, limite, total) }
-  }
+  return Array.from(heap.subarray(0, size)).sort(after)
 }

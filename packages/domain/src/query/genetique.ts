@@ -19,6 +19,7 @@ import { generationInterval } from "../genetics/interval.ts"
 import { type OrderedPedigree, rowPedigree } from "../genetics/ordered.ts"
 import { loadYear, type ReferencePopulation, referencePopulation } from "../genetics/reference.ts"
 import { type GroupShares, groupShares, meanCoancestryWith } from "../genetics/groupCoancestry.ts"
+import { animalsWithChildren, type RelationshipRow, relationshipRow, type Relatives, relativesOf } from "../genetics/relationshipRow.ts"
 import { individualIncrease, yearFigures } from "../genetics/trend.ts"
 import type { Genetique, StatsGenetique } from "../schemas/genetique.ts"
 import { foldValue } from "../text/fold.ts"
@@ -69,6 +70,8 @@ interface ThreadState {
   readonly answers: Map<string, StatsGenetique>
   /** Founders and ancestors of a breed's reference population (whatever the years asked). */
   readonly populations: Map<string, StatsGenetique["reference"]>
+  /** The rows with children (`animalsWithChildren`), built on the thread's first relationship row: n/8 bytes. */
+  parents: Uint32Array | undefined
 }
 
 const states = new WeakMap<DatasetData, ThreadState>()
@@ -77,7 +80,7 @@ const stateOf = (data: DatasetData): ThreadState => {
   let state = states.get(data)
   if (state === undefined) {
     const pedigree = rowPedigree({ sire: data.links.pere.row, dam: data.links.mere.row }, data.genetics)
-    state = { pedigree, breeds: new Map(), shares: new Map(), sharesKept: 0, answers: new Map(), populations: new Map() }
+    state = { pedigree, breeds: new Map(), shares: new Map(), sharesKept: 0, answers: new Map(), populations: new Map(), parents: undefined }
     states.set(data, state)
   }
   return state
@@ -159,7 +162,16 @@ export const breedReference = (data: DatasetData, row: number): Genetique["refer
 }
 
 /** The rows as a pedigree, in the Dataset's generation order. */
-export const threadPedigree = (data: DatasetData): OrderedPedigree => stateOf(data).pedigree
+/** `row`'s relatives over the thread's pedigree (relationshipRow.ts). */
+export const relativesOfRow = (data: DatasetData, row: number): Relatives => {
+  const state = stateOf(data)
+  state.parents ??= animalsWithChildren(data.progeny)
+  return relativesOf(state.pedigree, data.progeny, state.parents, row)
+}
+
+/** The row of the relationship matrix of the animal whose relatives are `relatives`, a(i, j) for every j. */
+export const relationshipRowOf = (data: DatasetData, relatives: Relatives): RelationshipRow =>
+  relationshipRow(stateOf(data).pedigree, data.genetics.longestLine, relatives)
 
 /**
  * The mean coancestry of each of `rows` with the reference population of `row`'s breed (the
