@@ -14,6 +14,7 @@ import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
 import { ancestorContributions } from "../genetics/ancestors.ts"
 import { ancestryOf } from "../genetics/ancestry.ts"
 import { completeGenerationsOf, equivalentGenerationsOf } from "../genetics/columns.ts"
+import { geneContributions } from "../genetics/contributions.ts"
 import { founderContributions } from "../genetics/founders.ts"
 import { generationInterval } from "../genetics/interval.ts"
 import { type OrderedPedigree, rowPedigree } from "../genetics/ordered.ts"
@@ -209,8 +210,9 @@ const populationOf = (data: DatasetData, breed: Breed): StatsGenetique["referenc
   if (reference === null) return null
   const { pedigree } = stateOf(data)
   const ancestry = ancestryOf(pedigree, reference.rows)
-  const founders = founderContributions(pedigree, reference.rows, ancestry)
-  const ancestors = ancestorContributions(pedigree, reference.rows, ancestry)
+  const contributions = geneContributions(ancestry)
+  const founders = founderContributions(pedigree, reference.rows, ancestry, contributions)
+  const ancestors = ancestorContributions(pedigree, reference.rows, ancestry, contributions)
   return {
     annee_min: reference.annee_min,
     annee_max: reference.annee_max,
@@ -219,7 +221,7 @@ const populationOf = (data: DatasetData, breed: Breed): StatsGenetique["referenc
     ancetres_efficaces: ancestors.effective,
     ancetres_retenus: ancestors.chosen.length,
     contribution_expliquee: Math.min(1, ancestors.explained),
-    intervalle_generation: generationInterval(pedigree, data.year, NO_YEAR, reference.rows, ancestry),
+    intervalle_generation: generationInterval(pedigree, data.year, NO_YEAR, reference.rows),
     principaux_ancetres: ancestors.chosen.slice(0, PRINCIPAUX_ANCETRES).map(({ contribution, node: row }) => ({
       id: idOf(data, row),
       nom: nomOf(data, row),
