@@ -60,7 +60,8 @@ export interface BreedSharesInput {
   readonly loadYear: number
   readonly pedigree: OrderedPedigree
   readonly generation: ArrayLike<number>
-  readonly inbreeding: Float32Array | Float64Array
+  /** F of a row. */
+  readonly inbreeding: (row: number) => number
   /** `HELD_ANCESTRY` and `HELD_RECORDS` unless given (a test holds every breed). */
   readonly minAncestry?: number
   readonly minRecords?: number
@@ -112,9 +113,9 @@ export const breedSharesOf = (input: BreedSharesInput): BreedShares => {
 }
 
 /** The mean F of `rows` (not empty). */
-export const meanOf = (inbreeding: Float32Array | Float64Array, rows: ArrayLike<number>): number => {
+export const meanOf = (inbreeding: (row: number) => number, rows: ArrayLike<number>): number => {
   let sum = 0
-  for (let k = 0; k < rows.length; k++) sum += inbreeding[rows[k]]
+  for (let k = 0; k < rows.length; k++) sum += inbreeding(rows[k])
   return sum / rows.length
 }
 

@@ -28,13 +28,13 @@ export interface GroupShares {
 
 /**
  * The shares of the group `members` (distinct or not) in `pedigree`, `generation` being each
- * animal's longest line (a kept parent's is smaller) and `inbreeding` every animal's F; null for an
- * empty group.
+ * animal's longest line (a kept parent's is smaller) and `inbreeding` every animal's F (read once for
+ * each animal of the group's ancestry); null for an empty group.
  */
 export const groupShares = (
   pedigree: OrderedPedigree,
   generation: ArrayLike<number>,
-  inbreeding: Float32Array | Float64Array,
+  inbreeding: (row: number) => number,
   members: ArrayLike<number>
 ): GroupShares | null => {
   // The group, then its ancestors as they are met: a walk up from the members, not ancestry.ts's
@@ -60,9 +60,9 @@ export const groupShares = (
     if (sire[at] >= 0) values[sire[at]] += half
     if (dam[at] >= 0) values[dam[at]] += half
   }
-  for (let k = 0; k < rows.length; k++) {
-    values[k] *= mendelianVariance(inbreeding, sire[k] < 0 ? -1 : rows[sire[k]], dam[k] < 0 ? -1 : rows[dam[k]])
-  }
+  const F = new Float64Array(rows.length)
+  for (let k = 0; k < rows.length; k++) F[k] = inbreeding(rows[k])
+  for (let k = 0; k < rows.length; k++) values[k] *= mendelianVariance(F, sire[k], dam[k])
   return { rows, values }
 }
 

@@ -130,7 +130,8 @@ describe("population figures, random pedigrees", () => {
         const rows = referenceRows(pedigree, members)
         const columns = geneticColumns(pedigree.parentage)
         const ordered = rowPedigree(pedigree.parentage, columns)
-        const shares = groupShares(ordered, columns.longestLine, Float64Array.from(graph.node, (v) => F[v]), rows)!
+        const inbreeding = Float64Array.from(graph.node, (v) => F[v])
+        const shares = groupShares(ordered, columns.longestLine, (row) => inbreeding[row], rows)!
         // Every animal at once, and each alone (its own walk up).
         const mean = meanCoancestryWith(ordered, columns.longestLine, shares, ordered.order)
         const each = Array.from(ordered.order, (row) => meanCoancestryWith(ordered, columns.longestLine, shares, [row])[0])

@@ -37,7 +37,10 @@ export interface YearFigures {
 
 /** Per-record values the year figures read, by row. */
 export interface GeneticColumns {
+  /** F by row; by F code when `inbreedingCode` is given (the Dataset's columns, columns.ts). */
   readonly inbreeding: ArrayLike<number>
+  /** The row's F code into `inbreeding`. */
+  readonly inbreedingCode?: ArrayLike<number> | undefined
   /** t by row; by depth code when `depth` is given (the Dataset's columns, columns.ts). */
   readonly equivalentGenerations: ArrayLike<number>
   /** The row's depth code into `equivalentGenerations`. */
@@ -77,7 +80,7 @@ export const yearFigures = (
     else if (y > last) last = y
   }
   const sums = new Float64Array((last - first + 1) * SUMS)
-  const { depth, equivalentGenerations, inbreeding } = columns
+  const { depth, equivalentGenerations, inbreeding, inbreedingCode } = columns
   // 1/(t − 1) once per depth code (a few thousand) instead of once per row.
   const exponents = new Float64Array(equivalentGenerations.length)
   for (let code = 0; code < exponents.length; code++) {
@@ -89,7 +92,7 @@ export const yearFigures = (
     const y = year[row]
     if (y === noYear) continue
     const at = (y - first) * SUMS
-    const f = inbreeding[row]
+    const f = inbreeding[inbreedingCode === undefined ? row : inbreedingCode[row]]
     const code = depth === undefined ? row : depth[row]
     const t = equivalentGenerations[code]
     sums[at + COUNT]++

@@ -13,7 +13,7 @@ import { heldBreed, meanOf, rowsOfCodes } from "../genetics/breedShares.ts"
 import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
 import { ancestorContributions } from "../genetics/ancestors.ts"
 import { ancestryOf } from "../genetics/ancestry.ts"
-import { completeGenerationsOf, equivalentGenerationsOf } from "../genetics/columns.ts"
+import { completeGenerationsOf, equivalentGenerationsOf, inbreedingOf } from "../genetics/columns.ts"
 import { geneContributions } from "../genetics/contributions.ts"
 import { founderContributions } from "../genetics/founders.ts"
 import { generationInterval } from "../genetics/interval.ts"
@@ -50,6 +50,9 @@ const BREEDS_KEPT = 1024
 export const single = (x: number): number => (x === 0 ? 0 : Number(x.toPrecision(7)))
 
 const loadYearOf = (data: DatasetData): number => loadYear(data.provenance.ingestedAt)
+
+/** F by row, from the Dataset's F codes. */
+const inbreedingByRow = ({ genetics }: DatasetData) => (row: number): number => inbreedingOf(genetics, row)
 
 interface Breed {
   /** The race as its records spell it (the most frequent spelling), null for the whole extract. */
@@ -89,7 +92,7 @@ const breedKey = (codes: ReadonlyArray<number> | undefined): string => (codes ==
 
 const breedOfRows = (data: DatasetData, race: string | null, rows: Uint32Array | undefined): Breed => {
   const reference = referencePopulation(data.year, NO_YEAR, rows, loadYearOf(data))
-  return { race, reference, meanInbreeding: reference === null ? 0 : meanOf(data.genetics.inbreeding, reference.rows) }
+  return { race, reference, meanInbreeding: reference === null ? 0 : meanOf(inbreedingByRow(data), reference.rows) }
 }
 
 const breedOf = (data: DatasetData, codes: ReadonlyArray<number> | undefined): Breed => {
@@ -128,7 +131,7 @@ const sharesOf = (data: DatasetData, codes: ReadonlyArray<number>, breed: Breed)
   const key = breedKey(codes)
   const known = state.shares.get(key)
   if (known !== undefined) return known
-  const shares = groupShares(state.pedigree, data.genetics.longestLine, data.genetics.inbreeding, breed.reference.rows)
+  const shares = groupShares(state.pedigree, data.genetics.longestLine, inbreedingByRow(data), breed.reference.rows)
   if (shares === null) return null
   if (state.sharesKept + shares.rows.length > SHARES_KEPT) {
     state.shares.clear()
@@ -176,8 +179,8 @@ export const breedParente = (data: DatasetData, row: number, rows: ArrayLike<num
 
 /** `GET /v1/equides/{id}/genetique` of `row`. */
 export const genetique = (data: DatasetData, row: number): Genetique => {
-  const { inbreeding, longestLine } = data.genetics
-  const F = inbreeding[row]
+  const { longestLine } = data.genetics
+  const F = inbreedingOf(data.genetics, row)
   const t = equivalentGenerationsOf(data.genetics, row)
   const increase = individualIncrease(F, t)
   const codes = codesOfRow(data, row)
@@ -266,7 +269,12 @@ export const statsGenetique = (data: DatasetData, query: GenetiqueInput): QueryR
   const answer: StatsGenetique = {
     race: breed.race,
     annees: yearFigures(
-      { inbreeding: data.genetics.inbreeding, equivalentGenerations: data.genetics.depthEquivalent, depth: data.genetics.depth },
+      {
+        inbreeding: data.genetics.inbreedingValues,
+        inbreedingCode: data.genetics.inbreedingCode,
+        equivalentGenerations: data.genetics.depthEquivalent,
+        depth: data.genetics.depth
+      },
       data.year,
       NO_YEAR,
       selectionRows(selection)
