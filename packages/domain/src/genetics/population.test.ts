@@ -13,7 +13,7 @@ import { geneticColumns } from "./columns.ts"
 import { type OrderedPedigree, rowPedigree } from "./ordered.ts"
 import { pedigreeGraph } from "./pedigreeGraph.ts"
 import { referencePopulation } from "./reference.ts"
-import { groupShares, meanCoancestryWith } from "./groupCoancestry.ts"
+import { compactRows, groupShares, meanCoancestryWith } from "./groupCoancestry.ts"
 import { individualIncrease, yearFigures } from "./trend.ts"
 
 const NO_YEAR = -2147483648
@@ -143,6 +143,23 @@ describe("population figures, random pedigrees", () => {
           expect(Math.abs(mean[k] - naive)).toBeLessThanOrEqual(1e-12)
           expect(each[k]).toBe(mean[k])
         }
+      }),
+      { numRuns: 200 }
+    )
+  })
+
+  it("shares keep each row of the group's ancestry once, found again by its block, rows of every block", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 300_000 }), { maxLength: 200 }), (list) => {
+        const rows = Uint32Array.from(list).sort()
+        const { blocks, low } = compactRows(rows)
+        const decoded = Array.from(low, (l, k) => {
+          let block = 0
+          while (blocks[block + 1] <= k) block++
+          return block * 65_536 + l
+        })
+        expect(decoded).toEqual(Array.from(rows))
+        expect(blocks[blocks.length - 1]).toBe(rows.length)
       }),
       { numRuns: 200 }
     )

@@ -33,7 +33,7 @@ import { selectionRows } from "./selection.ts"
 export const PRINCIPAUX_ANCETRES = 20
 /**
  * Shares of breeds the Dataset does not hold (breedShares.ts: the small ones) a thread keeps, in
- * animals (12 bytes each): past this many it starts again.
+ * animals (10 bytes each): past this many it starts again.
  */
 const SHARES_KEPT = 262_144
 /** `/v1/stats/genetique` answers a thread keeps. */
@@ -133,12 +133,12 @@ const sharesOf = (data: DatasetData, codes: ReadonlyArray<number>, breed: Breed)
   if (known !== undefined) return known
   const shares = groupShares(state.pedigree, data.genetics.longestLine, inbreedingByRow(data), breed.reference.rows)
   if (shares === null) return null
-  if (state.sharesKept + shares.rows.length > SHARES_KEPT) {
+  if (state.sharesKept + shares.values.length > SHARES_KEPT) {
     state.shares.clear()
     state.sharesKept = 0
   }
   state.shares.set(key, shares)
-  state.sharesKept += shares.rows.length
+  state.sharesKept += shares.values.length
   return shares
 }
 
