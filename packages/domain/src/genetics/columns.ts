@@ -28,7 +28,7 @@ export interface GeneticColumns {
   readonly inbreedingValues: Float32Array
   /**
    * The row's depth: a code into `depthEquivalent` and `depthComplete`. A pedigree's t and complete
-   * generations take few distinct pairs (8 255 at 4.45 M generated records), so a row holds 2 bytes
+   * generations take few distinct pairs (17 855 at 4.45 M generated records), so a row holds 2 bytes
    * for both where 5 were stored; 4 bytes (no saving, no loss) past 65 536 distinct pairs.
    */
   readonly depth: Uint16Array | Uint32Array
