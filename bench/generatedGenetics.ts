@@ -8,7 +8,7 @@
 import { Effect } from "effect"
 import { performance } from "node:perf_hooks"
 import { dictionarySize, dictionaryValue } from "../packages/domain/src/dataset/columns.ts"
-import { equivalentGenerationsOf } from "../packages/domain/src/genetics/columns.ts"
+import { equivalentGenerationsOf, inbreedingOf } from "../packages/domain/src/genetics/columns.ts"
 import { effectiveSize, individualIncrease } from "../packages/domain/src/genetics/trend.ts"
 import { ingestSource } from "../packages/ingest/src/load/loadDataset.ts"
 
@@ -22,7 +22,6 @@ const { data } = await Effect.runPromise(ingestSource(file, {
   }
 }))
 const geneticsMs = performance.now() - geneticsStarted
-const F = data.genetics.inbreeding
 const n = data.year.length
 
 interface Group { count: number; f: number; zero: number; eighth: number; t: number; old: number; oldF: number; recent: number; recentF: number; deep: number; increase: number }
@@ -31,7 +30,7 @@ const all = group()
 const byBreed = Array.from({ length: dictionarySize(data.race.values) }, group)
 for (let row = 0; row < n; row++) {
   for (const g of [all, byBreed[data.race.codes[row]]]) {
-    const f = F[row]
+    const f = inbreedingOf(data.genetics, row)
     const y = data.year[row]
     g.count++
     g.f += f

@@ -118,7 +118,7 @@ const inbreedingByRow = Float32Array.from(graph.node, (v) => inbreeding[v])
 const reference = Int32Array.from({ length: n - referenceStart }, (_, k) => rowOf[referenceStart + k])
 const t4 = performance.now()
 const rows = rowPedigree({ sire, dam }, { longestLine: lineByRow, generationOrder: graph.row, droppedLinks: graph.droppedLinks })
-const shares = groupShares(rows, lineByRow, inbreedingByRow, reference)
+const shares = groupShares(rows, lineByRow, (row) => inbreedingByRow[row], reference)
 const t5 = performance.now()
 const fe = founderContributions(rows, reference)
 const t6 = performance.now()
@@ -144,7 +144,7 @@ process.stdout.write(
     `graph (cycles, generation order) ${ms(t0, t1)} (CPU ${cpuMs(cpu1).toFixed(0)} ms)`,
     `F (indirect method by sire) ${ms(t1, t2)} (CPU ${(cpuMs(cpu2) - cpuMs(cpu1)).toFixed(0)} ms)`,
     `t, complete generations ${ms(t2, t3)}`,
-    `reference population ${reference.length}: its shares (${shares?.rows.length ?? 0} animals) ${ms(t4, t5)}, f_e ${fe.effective?.toFixed(1)} ${ms(t5, t6)}, f_a ${fa.effective?.toFixed(1)} (${fa.chosen.length} ancestors, ${(100 * fa.explained).toFixed(1)} % explained) ${ms(t6, t7)}`,
+    `reference population ${reference.length}: its shares (${shares?.values.length ?? 0} animals) ${ms(t4, t5)}, f_e ${fe.effective?.toFixed(1)} ${ms(t5, t6)}, f_a ${fa.effective?.toFixed(1)} (${fa.chosen.length} ancestors, ${(100 * fa.explained).toFixed(1)} % explained) ${ms(t6, t7)}`,
     `total ${ms(t0, t3)} = ${(((t3 - t0) * 1000) / n).toFixed(3)} µs per record (CPU time ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms)`
   ].join("\n") + "\n"
 )

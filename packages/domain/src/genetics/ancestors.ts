@@ -10,13 +10,14 @@
  * f_a = 1 / Σ p_k² over the chosen ones.
  *
  * Computed over the members' ancestry (ancestry.ts: a subgraph numbered in the pedigree's order,
- * shared with f_e and the generation interval): contributions once, then lowered along the chosen
+ * shared with f_e): contributions once (contributions.ts, shared with f_e too), then lowered along the chosen
  * ancestor's own ancestors at each choice; an explained share is computed when an ancestor is
  * examined, up its ancestors to the chosen ones. Since neither ever favours an ancestor again, the
  * choice is a lazy greedy over a heap: a few ancestor walks per choice instead of two passes over
  * the whole ancestry (which took minutes for a whole registry).
  */
 import { type Ancestry, ancestryOf } from "./ancestry.ts"
+import { geneContributions } from "./contributions.ts"
 import type { OrderedPedigree } from "./ordered.ts"
 
 export const ANCESTORS_MAX = 1000
@@ -49,29 +50,22 @@ export interface AncestorContributions {
 export const ancestorContributions = (
   pedigree: OrderedPedigree,
   members: ArrayLike<number>,
-  ancestry: Ancestry = ancestryOf(pedigree, members)
+  ancestry: Ancestry = ancestryOf(pedigree, members),
+  /** Contributions with no cut yet (contributions.ts), left as they are. */
+  initial: Float64Array = geneContributions(ancestry)
 ): AncestorContributions => {
-  const { dam, member, members: count, node, sire } = ancestry
+  const { dam, node, sire } = ancestry
   const m = node.length
-  const held = new Float64Array(m)
   const candidate = new Uint8Array(m)
   for (let i = 0; i < m; i++) {
     if (sire[i] >= 0) candidate[sire[i]] = 1
     if (dam[i] >= 0) candidate[dam[i]] = 1
-    if (member[i] === 1) held[i] = 1 / count
   }
-
-  // Contributions with no cut yet: each node passes half of what it holds to each parent.
-  for (let i = m - 1; i >= 0; i--) {
-    const half = 0.5 * held[i]
-    if (sire[i] >= 0) held[sire[i]] += half
-    if (dam[i] >= 0) held[dam[i]] += half
-  }
+  const held = initial.slice()
 
   // A cut only lowers contributions (a chosen ancestor no longer passes anything up) and only raises
   // explained shares, so a marginal contribution never grows: a max-heap of stale values is a heap
   // of upper bounds, and a popped ancestor whose value is still current is the largest (lazy greedy).
-  const initial = held.slice()
   const heap = new MarginalHeap(m)
   for (let i = 0; i < m; i++) if (candidate[i] === 1 && held[i] > 0) heap.push(i, held[i])
 

@@ -1,8 +1,8 @@
 /**
  * The ancestry of a group of animals (a breed's reference population): the members and every animal
- * they descend from, as a pedigree of its own numbered in the whole pedigree's order, so that f_e
- * (founders.ts), f_a (ancestors.ts, Boichard, Maignel & Verrier 1997, Genet. Sel. Evol. 29:5–23)
- * and the generation interval (interval.ts) walk the animals that matter to them and not the whole
+ * they descend from, as a pedigree of its own numbered in the whole pedigree's order, so that the
+ * contributions (contributions.ts), f_e (founders.ts) and f_a (ancestors.ts, Boichard, Maignel &
+ * Verrier 1997, Genet. Sel. Evol. 29:5–23) walk the animals that matter to them and not the whole
  * registry, and share one collection.
  *
  * Collected by one pass over the pedigree's order, youngest first, which reads a bitset of the

@@ -4,6 +4,7 @@
  */
 import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
 import { breedSharesOf } from "./breedShares.ts"
+import { inbreedingOf } from "./columns.ts"
 import { rowPedigree } from "./ordered.ts"
 
 /** Every breed of `data` held, whatever its size. */
@@ -15,7 +16,7 @@ export const everyBreedHeld = (data: DatasetData) =>
     loadYear: 2003,
     pedigree: rowPedigree({ sire: data.links.pere.row, dam: data.links.mere.row }, data.genetics),
     generation: data.genetics.longestLine,
-    inbreeding: data.genetics.inbreeding,
+    inbreeding: (row) => inbreedingOf(data.genetics, row),
     minAncestry: 0,
     minRecords: 1
   })

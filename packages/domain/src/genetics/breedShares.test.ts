@@ -8,6 +8,7 @@ import { recordsArbitrary } from "../testing/arbitraries.ts"
 import { foldValue } from "../text/fold.ts"
 import { everyBreedHeld } from "./breedShares.fixtures.ts"
 import { heldBreed, meanOf, rowsOfCodes } from "./breedShares.ts"
+import { inbreedingOf } from "./columns.ts"
 import { groupShares } from "./groupCoancestry.ts"
 import { rowPedigree } from "./ordered.ts"
 import { referencePopulation } from "./reference.ts"
@@ -31,8 +32,9 @@ describe("the breeds' shares held by the Dataset", () => {
             expect(breed).toBeUndefined()
             continue
           }
-          const expected = groupShares(pedigreeOf(data), data.genetics.longestLine, data.genetics.inbreeding, reference.rows)!
-          expect(breed).toEqual({ reference, meanInbreeding: meanOf(data.genetics.inbreeding, reference.rows), shares: expected })
+          const F = (row: number) => inbreedingOf(data.genetics, row)
+          const expected = groupShares(pedigreeOf(data), data.genetics.longestLine, F, reference.rows)!
+          expect(breed).toEqual({ reference, meanInbreeding: meanOf(F, reference.rows), shares: expected })
           // Another set of spellings starting at the same code is another group (several breeds asked at once).
           expect(heldBreed(held, [...codes, dictionarySize(data.race.values)])).toBeUndefined()
         }

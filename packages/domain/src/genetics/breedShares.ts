@@ -23,9 +23,14 @@ export interface BreedShares {
   readonly first: Uint32Array
   /** How many race codes each breed held covers (its spellings). */
   readonly spellings: Uint32Array
-  /** Breed k's shares are `rows` and `values` from `offsets[k]` to `offsets[k + 1]`. */
+  /**
+   * Breed k's shares are `low` and `values` from `offsets[k]` to `offsets[k + 1]`, the starts of
+   * their blocks `blocks` from `blockOffsets[k]` to `blockOffsets[k + 1]` (groupCoancestry.ts).
+   */
   readonly offsets: Uint32Array
-  readonly rows: Uint32Array
+  readonly low: Uint16Array
+  readonly blockOffsets: Uint32Array
+  readonly blocks: Uint32Array
   readonly values: Float64Array
   /** Breed k's reference population: its last year, its rows from `memberOffsets[k]` to `memberOffsets[k + 1]`, their mean F. */
   readonly lastYear: Int32Array
@@ -60,7 +65,8 @@ export interface BreedSharesInput {
   readonly loadYear: number
   readonly pedigree: OrderedPedigree
   readonly generation: ArrayLike<number>
-  readonly inbreeding: Float32Array | Float64Array
+  /** F of a row. */
+  readonly inbreeding: (row: number) => number
   /** `HELD_ANCESTRY` and `HELD_RECORDS` unless given (a test holds every breed). */
   readonly minAncestry?: number
   readonly minRecords?: number
@@ -79,21 +85,25 @@ export const breedSharesOf = (input: BreedSharesInput): BreedShares => {
     const reference = referencePopulation(input.year, input.noYear, rowsOfCodes(race, codes), input.loadYear)
     if (reference === null) continue
     const shares = groupShares(input.pedigree, input.generation, input.inbreeding, reference.rows)
-    if (shares !== null && shares.rows.length >= minAncestry) held.push({ codes, reference, shares })
+    if (shares !== null && shares.values.length >= minAncestry) held.push({ codes, reference, shares })
   }
   held.sort((a, b) => a.codes[0] - b.codes[0])
   const offsets = new Uint32Array(held.length + 1)
+  const blockOffsets = new Uint32Array(held.length + 1)
   const memberOffsets = new Uint32Array(held.length + 1)
   for (const [k, { reference, shares }] of held.entries()) {
-    offsets[k + 1] = offsets[k] + shares.rows.length
+    offsets[k + 1] = offsets[k] + shares.values.length
+    blockOffsets[k + 1] = blockOffsets[k] + shares.blocks.length
     memberOffsets[k + 1] = memberOffsets[k] + reference.rows.length
   }
-  const rows = new Uint32Array(offsets[held.length])
+  const low = new Uint16Array(offsets[held.length])
+  const blocks = new Uint32Array(blockOffsets[held.length])
   const values = new Float64Array(offsets[held.length])
   const members = new Int32Array(memberOffsets[held.length])
   const meanInbreeding = new Float64Array(held.length)
   for (const [k, { reference, shares }] of held.entries()) {
-    rows.set(shares.rows, offsets[k])
+    low.set(shares.low, offsets[k])
+    blocks.set(shares.blocks, blockOffsets[k])
     values.set(shares.values, offsets[k])
     members.set(reference.rows, memberOffsets[k])
     meanInbreeding[k] = meanOf(input.inbreeding, reference.rows)
@@ -102,7 +112,9 @@ export const breedSharesOf = (input: BreedSharesInput): BreedShares => {
     first: Uint32Array.from(held, ({ codes }) => codes[0]),
     spellings: Uint32Array.from(held, ({ codes }) => codes.length),
     offsets,
-    rows,
+    low,
+    blockOffsets,
+    blocks,
     values,
     lastYear: Int32Array.from(held, ({ reference }) => reference.annee_max),
     memberOffsets,
@@ -112,9 +124,9 @@ export const breedSharesOf = (input: BreedSharesInput): BreedShares => {
 }
 
 /** The mean F of `rows` (not empty). */
-export const meanOf = (inbreeding: Float32Array | Float64Array, rows: ArrayLike<number>): number => {
+export const meanOf = (inbreeding: (row: number) => number, rows: ArrayLike<number>): number => {
   let sum = 0
-  for (let k = 0; k < rows.length; k++) sum += inbreeding[rows[k]]
+  for (let k = 0; k < rows.length; k++) sum += inbreeding(rows[k])
   return sum / rows.length
 }
 
@@ -135,7 +147,8 @@ export const heldBreed = (held: BreedShares, codes: ReadonlyArray<number>): Held
         },
         meanInbreeding: held.meanInbreeding[k],
         shares: {
-          rows: held.rows.subarray(held.offsets[k], held.offsets[k + 1]),
+          low: held.low.subarray(held.offsets[k], held.offsets[k + 1]),
+          blocks: held.blocks.subarray(held.blockOffsets[k], held.blockOffsets[k + 1]),
           values: held.values.subarray(held.offsets[k], held.offsets[k + 1])
         }
       }

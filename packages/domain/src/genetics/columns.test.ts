@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import { completeGenerationsOf, equivalentGenerationsOf, geneticColumns } from "./columns.ts"
+import { completeGenerationsOf, equivalentGenerationsOf, geneticColumns, inbreedingOf } from "./columns.ts"
 import { generationsOf } from "./generations.ts"
+import { inbreedingCoefficients } from "./inbreeding.ts"
 import { rowPedigree } from "./ordered.ts"
 import { coancestryTable, pedigreeArbitrary } from "./pedigree.fixtures.ts"
 import { pedigreeGraph } from "./pedigreeGraph.ts"
@@ -21,7 +22,7 @@ describe("the genetics columns", () => {
         const columns = geneticColumns(pedigree.parentage)
         const table = coancestryTable(pedigree.birthSire, pedigree.birthDam)
         pedigree.rowOf.forEach((row, b) => {
-          expect(Math.abs(columns.inbreeding[row] - (2 * table[b][b] - 1))).toBeLessThanOrEqual(1e-7)
+          expect(Math.abs(inbreedingOf(columns, row) - (2 * table[b][b] - 1))).toBeLessThanOrEqual(1e-7)
         })
       }),
       { numRuns: 100 }
@@ -64,6 +65,20 @@ describe("the genetics columns", () => {
         // Each code once: as many codes as distinct pairs.
         const pairs = new Set(Array.from(graph.node, (v) => `${Math.fround(equivalent[v])}/${complete[v]}`))
         expect(columns.depthEquivalent.length).toBe(pairs.size)
+      }),
+      { numRuns: 300 }
+    )
+  })
+
+  it("code F by its distinct single-precision values, each row's F exactly as computed", () => {
+    fc.assert(
+      fc.property(anyParentage, (parentage) => {
+        const graph = pedigreeGraph(parentage)
+        const F = inbreedingCoefficients(graph)
+        const columns = geneticColumns(parentage)
+        expect(columns.inbreedingCode).toBeInstanceOf(Uint16Array)
+        for (let row = 0; row < graph.size; row++) expect(inbreedingOf(columns, row)).toBe(Math.fround(F[graph.node[row]]))
+        expect(columns.inbreedingValues.length).toBe(new Set(Array.from(F, (f) => Math.fround(f))).size)
       }),
       { numRuns: 300 }
     )

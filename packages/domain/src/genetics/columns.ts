@@ -2,27 +2,33 @@
  * The per-record genetics columns of a Dataset (issue 27), computed once at load over the whole
  * pedigree: F over all known generations (inbreeding.ts), t and complete generations
  * (generations.ts), the longest line (pedigreeGraph.ts). Stored by row, single precision for the two
- * real-valued columns (seven significant digits, 4 bytes a record each instead of 8), t and the
+ * real-valued columns (seven significant digits), F as a code into its distinct values, t and the
  * complete generations as one code into their distinct pairs, and the rows in the load graph's
- * generation order: the columns cost 11 bytes a record (4 F, 2 depth, 1 longest line, 4 order),
- * 15 before the depth code and the one-byte longest line.
+ * generation order: the columns cost 9 bytes a record (2 F code, 2 depth, 1 longest line, 4 order),
+ * 11 before the F code, 15 before the depth code and the one-byte longest line.
  *
  * The longest line also keeps the graph: with the links, it gives the acyclic graph back
  * (`rowPedigree` in ordered.ts), which the generation order lets a query thread walk parents first
  * without sorting the rows again and holding its own copy of the order (4 bytes a record per thread).
  */
 import type { Parentage } from "../query/consanguinite/cutGraph.ts"
-import { depthCodes } from "./depthCodes.ts"
+import { depthCodes, inbreedingCodes } from "./depthCodes.ts"
 import { generationsOf } from "./generations.ts"
 import { inbreedingCoefficients } from "./inbreeding.ts"
 import { pedigreeGraph } from "./pedigreeGraph.ts"
 
 export interface GeneticColumns {
-  /** F of each row over all known generations. */
-  readonly inbreeding: Float32Array
+  /**
+   * The row's F over all known generations: a code into `inbreedingValues` (`inbreedingOf`). A
+   * pedigree's F takes few distinct single-precision values (18 282 at 4.45 M generated records), so a
+   * row holds 2 bytes where 4 were stored; 4 bytes (no saving, no loss) past 65 536 distinct values.
+   */
+  readonly inbreedingCode: Uint16Array | Uint32Array
+  /** F of each code, in single precision. */
+  readonly inbreedingValues: Float32Array
   /**
    * The row's depth: a code into `depthEquivalent` and `depthComplete`. A pedigree's t and complete
-   * generations take few distinct pairs (8 255 at 4.45 M generated records), so a row holds 2 bytes
+   * generations take few distinct pairs (17 855 at 4.45 M generated records), so a row holds 2 bytes
    * for both where 5 were stored; 4 bytes (no saving, no loss) past 65 536 distinct pairs.
    */
   readonly depth: Uint16Array | Uint32Array
@@ -41,6 +47,10 @@ export interface GeneticColumns {
   readonly droppedLinks: number
 }
 
+/** F of `row`. */
+export const inbreedingOf = (columns: Pick<GeneticColumns, "inbreedingCode" | "inbreedingValues">, row: number): number =>
+  columns.inbreedingValues[columns.inbreedingCode[row]]
+
 /** t of `row`. */
 export const equivalentGenerationsOf = (columns: GeneticColumns, row: number): number =>
   columns.depthEquivalent[columns.depth[row]]
@@ -57,18 +67,16 @@ export const geneticColumns = (parentage: Parentage): GeneticColumns => {
   const F = inbreedingCoefficients(graph)
   const { complete, equivalent } = generationsOf(graph)
   const n = graph.size
-  const inbreeding = new Float32Array(n)
   let deepest = 0
-  for (let v = 0; v < n; v++) {
-    inbreeding[graph.row[v]] = F[v]
-    if (graph.longestLine[v] > deepest) deepest = graph.longestLine[v]
-  }
+  for (let v = 0; v < n; v++) if (graph.longestLine[v] > deepest) deepest = graph.longestLine[v]
+  const inbreeding = inbreedingCodes(graph.row, F)
   const depth = depthCodes(graph.row, equivalent, complete)
   // Saturated: only a malformed chain of 65 536 records can reach it, and it must not stop a load.
   const longestLine = deepest < 256 ? new Uint8Array(n) : new Uint16Array(n)
   for (let v = 0; v < n; v++) longestLine[graph.row[v]] = Math.min(0xffff, graph.longestLine[v])
   return {
-    inbreeding,
+    inbreedingCode: inbreeding.values.length <= U16_CODES ? Uint16Array.from(inbreeding.codes) : inbreeding.codes,
+    inbreedingValues: inbreeding.values,
     depth: depth.equivalent.length <= U16_CODES ? Uint16Array.from(depth.codes) : depth.codes,
     depthEquivalent: depth.equivalent,
     depthComplete: depth.complete,

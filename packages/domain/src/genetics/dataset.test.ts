@@ -4,6 +4,7 @@ import type { SourceRecord } from "../dataset/SourceRecord.ts"
 import { consanguinite } from "../query/consanguinite/consanguinite.ts"
 import { build, rowOf } from "../query/record.fixtures.ts"
 import { idN } from "../testing/ids.ts"
+import { inbreedingOf } from "./columns.ts"
 import { pedigreeArbitrary } from "./pedigree.fixtures.ts"
 
 describe("the Dataset's genetics columns", () => {
@@ -28,7 +29,7 @@ describe("the Dataset's genetics columns", () => {
           const row = rowOf(data, idN(k + 1))
           if (data.genetics.longestLine[row] > 12) continue
           const expected = consanguinite(data, row, 12).coefficient
-          expect(Math.abs(data.genetics.inbreeding[row] - expected)).toBeLessThanOrEqual(1e-7 * Math.max(expected, 1e-30))
+          expect(Math.abs(inbreedingOf(data.genetics, row) - expected)).toBeLessThanOrEqual(1e-7 * Math.max(expected, 1e-30))
         }
       }),
       { numRuns: 100 }

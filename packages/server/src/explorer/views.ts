@@ -3,7 +3,7 @@
  * `descendance`, `linkReference`, `breedReference`…): the page adds only what lies one record away
  * (a parent's parents, a product's other parent, the name of a dangling ancestor).
  */
-import { breedReference, type DatasetData, descendance, equide, equivalentGenerationsOf, findEquide, linkReference, type Reference } from "@equides/domain"
+import { breedReference, type DatasetData, descendance, equide, equivalentGenerationsOf, findEquide, inbreedingOf, linkReference, type Reference } from "@equides/domain"
 import type { ParentLinks } from "./pedigreeGrid.ts"
 import type { ProgenyView } from "./progenyPage.ts"
 import type { Grandparents, RecordView } from "./recordPage.ts"
@@ -31,7 +31,7 @@ export const recordView = (data: DatasetData, row: number): RecordView => {
     // F and t of the load's columns and the breed's reference, as `/v1/equides/{id}/genetique` gives them
     // (without its mean coancestry, one indirect pass over the whole pedigree on a breed's first use).
     genetique: {
-      consanguinite: data.genetics.inbreeding[row],
+      consanguinite: inbreedingOf(data.genetics, row),
       generations_equivalentes: equivalentGenerationsOf(data.genetics, row),
       reference: breedReference(data, row)
     }

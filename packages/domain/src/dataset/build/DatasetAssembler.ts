@@ -5,7 +5,7 @@
  * sorted indexes. It handles no record object and, apart from the final dictionaries, no string.
  */
 import { breedSharesOf } from "../../genetics/breedShares.ts"
-import { geneticColumns } from "../../genetics/columns.ts"
+import { geneticColumns, inbreedingOf } from "../../genetics/columns.ts"
 import { rowPedigree } from "../../genetics/ordered.ts"
 import { loadYear } from "../../genetics/reference.ts"
 import { buildProgenyColumns } from "../progenyColumns.ts"
@@ -382,7 +382,7 @@ export class DatasetAssembler {
       loadYear: loadYear(provenance.ingestedAt),
       pedigree: rowPedigree({ sire: pere.row, dam: mere.row }, genetics),
       generation: genetics.longestLine,
-      inbreeding: genetics.inbreeding
+      inbreeding: (row) => inbreedingOf(genetics, row)
     })
 
     return {
