@@ -1,5 +1,6 @@
 import type { Dictionary, Dimension, Postings, StringArena, Vocabulary } from "./columns.ts"
 import type { BreedShares } from "../genetics/breedShares.ts"
+import type { HeldDiversity } from "../genetics/diversity.ts"
 import type { GeneticColumns } from "../genetics/columns.ts"
 import type { PerformanceColumn } from "./performances.ts"
 import type { ProgenyColumns } from "./progenyColumns.ts"
@@ -174,6 +175,8 @@ export interface DatasetData {
   readonly genetics: GeneticColumns
   /** The shares of the large breeds' reference populations, for their mean coancestry (design §6). */
   readonly breedShares: BreedShares
+  /** The whole extract's reference population's founders and ancestors (design §6), computed at load. */
+  readonly wholeDiversity: HeldDiversity
   /** Every index code's offspring values grouped by parent, and the parents' ranking (issue 29). */
   readonly progenyColumns: ProgenyColumns
 }

@@ -41,6 +41,19 @@ describe("genetique over any records", () => {
     )
   })
 
+  it("gives the whole extract the founders and ancestors a breed of every record gets (held at load, computed on demand)", () => {
+    fc.assert(
+      fc.property(recordsArbitrary({ minLength: 1, maxLength: 40 }), (records) => {
+        const data = buildDataset(records.map((record) => ({ ...record, race: "Selle Francais" })), PROVENANCE)
+        const whole = statsGenetique(data, {})
+        const breed = statsGenetique(data, { race: ["Selle Francais"] })
+        expect(Result.isSuccess(whole) && Result.isSuccess(breed)).toBe(true)
+        if (Result.isSuccess(whole) && Result.isSuccess(breed)) expect(whole.success.reference).toEqual(breed.success.reference)
+      }),
+      { numRuns: 100 }
+    )
+  })
+
   it("gives the same parente_moyenne whether the Dataset holds the breed's shares or the thread computes them", () => {
     fc.assert(
       fc.property(recordsArbitrary({ minLength: 1, maxLength: 40 }), (records) => {

@@ -11,12 +11,8 @@ import { dictionaryValue, postingsCount } from "../dataset/columns.ts"
 import { foldedCodes } from "../dataset/foldedCodes.ts"
 import { heldBreed, meanOf, rowsOfCodes } from "../genetics/breedShares.ts"
 import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
-import { ancestorContributions } from "../genetics/ancestors.ts"
-import { ancestryOf } from "../genetics/ancestry.ts"
 import { completeGenerationsOf, equivalentGenerationsOf, inbreedingOf } from "../genetics/columns.ts"
-import { geneContributions } from "../genetics/contributions.ts"
-import { founderContributions } from "../genetics/founders.ts"
-import { generationInterval } from "../genetics/interval.ts"
+import { diversityHeld, diversityOf } from "../genetics/diversity.ts"
 import { type OrderedPedigree, rowPedigree } from "../genetics/ordered.ts"
 import { loadYear, type ReferencePopulation, referencePopulation } from "../genetics/reference.ts"
 import { type GroupShares, groupShares, meanCoancestryWith } from "../genetics/groupCoancestry.ts"
@@ -30,8 +26,6 @@ import { anneeOf, idOf, nomOf, raceOf, sexeOf } from "./record.ts"
 import { select } from "./select.ts"
 import { selectionRows } from "./selection.ts"
 
-/** Ancestors listed in `principaux_ancetres`. */
-export const PRINCIPAUX_ANCETRES = 20
 /**
  * Shares of breeds the Dataset does not hold (breedShares.ts: the small ones) a thread keeps, in
  * animals (10 bytes each): past this many it starts again.
@@ -223,21 +217,21 @@ export interface GenetiqueInput {
 const populationOf = (data: DatasetData, breed: Breed): StatsGenetique["reference"] => {
   const reference = breed.reference
   if (reference === null) return null
-  const { pedigree } = stateOf(data)
-  const ancestry = ancestryOf(pedigree, reference.rows)
-  const contributions = geneContributions(ancestry)
-  const founders = founderContributions(pedigree, reference.rows, ancestry, contributions)
-  const ancestors = ancestorContributions(pedigree, reference.rows, ancestry, contributions)
+  // The whole extract's (race null) is the Dataset's; a breed's is computed here.
+  const diversity = breed.race === null
+    ? diversityHeld(data.wholeDiversity)
+    : diversityOf(stateOf(data).pedigree, data.year, NO_YEAR, reference.rows)
+  if (diversity === null) return null
   return {
     annee_min: reference.annee_min,
     annee_max: reference.annee_max,
     effectif: reference.rows.length,
-    fondateurs_efficaces: founders.effective ?? 0,
-    ancetres_efficaces: ancestors.effective,
-    ancetres_retenus: ancestors.chosen.length,
-    contribution_expliquee: Math.min(1, ancestors.explained),
-    intervalle_generation: generationInterval(pedigree, data.year, NO_YEAR, reference.rows),
-    principaux_ancetres: ancestors.chosen.slice(0, PRINCIPAUX_ANCETRES).map(({ contribution, node: row }) => ({
+    fondateurs_efficaces: diversity.founders ?? 0,
+    ancetres_efficaces: diversity.ancestors,
+    ancetres_retenus: diversity.retained,
+    contribution_expliquee: Math.min(1, diversity.explained),
+    intervalle_generation: diversity.interval,
+    principaux_ancetres: diversity.major.map(({ contribution, node: row }) => ({
       id: idOf(data, row),
       nom: nomOf(data, row),
       race: raceOf(data, row),

@@ -7,7 +7,8 @@
 import { breedSharesOf } from "../../genetics/breedShares.ts"
 import { geneticColumns, inbreedingOf } from "../../genetics/columns.ts"
 import { rowPedigree } from "../../genetics/ordered.ts"
-import { loadYear } from "../../genetics/reference.ts"
+import { diversityOf, heldDiversity } from "../../genetics/diversity.ts"
+import { loadYear, referencePopulation } from "../../genetics/reference.ts"
 import { buildProgenyColumns } from "../progenyColumns.ts"
 import { bitsOfLists } from "../bits.ts"
 import { type Dimension, dictionarySize, type Postings, type StringArena } from "../columns.ts"
@@ -375,15 +376,18 @@ export class DatasetAssembler {
     onGenetics?.()
     const genetics = geneticColumns({ sire: pere.row, dam: mere.row })
     const race = dimension(summary.race, narrow(this.#race.final(), summary.race.length))
+    const pedigree = rowPedigree({ sire: pere.row, dam: mere.row }, genetics)
     const breedShares = breedSharesOf({
       race,
       year,
       noYear: NO_YEAR,
       loadYear: loadYear(provenance.ingestedAt),
-      pedigree: rowPedigree({ sire: pere.row, dam: mere.row }, genetics),
+      pedigree,
       generation: genetics.longestLine,
       inbreeding: (row) => inbreedingOf(genetics, row)
     })
+    const whole = referencePopulation(year, NO_YEAR, undefined, loadYear(provenance.ingestedAt))
+    const wholeDiversity = heldDiversity(whole === null ? null : diversityOf(pedigree, year, NO_YEAR, whole.rows))
 
     return {
       size,
@@ -432,6 +436,7 @@ export class DatasetAssembler {
       },
       genetics,
       breedShares,
+      wholeDiversity,
       progenyColumns
     }
   }
