@@ -111,13 +111,13 @@ const generations = generationsOf(graph)
 const t3 = performance.now()
 const cpu = process.cpuUsage(cpu0)
 
-// As a query worker does: rows in the generation order the load keeps (the graph's), then for the whole extract's
+// As a query worker does: rows with the longest line the load keeps, then for the whole extract's
 // reference population (born in the last five years) its shares (the sweep up of the indirect method), f_e, f_a.
 const lineByRow = Uint16Array.from(graph.node, (v) => graph.longestLine[v])
 const inbreedingByRow = Float32Array.from(graph.node, (v) => inbreeding[v])
 const reference = Int32Array.from({ length: n - referenceStart }, (_, k) => rowOf[referenceStart + k])
 const t4 = performance.now()
-const rows = rowPedigree({ sire, dam }, { longestLine: lineByRow, generationOrder: graph.row, droppedLinks: graph.droppedLinks })
+const rows = rowPedigree({ sire, dam }, { longestLine: lineByRow, droppedLinks: graph.droppedLinks })
 const shares = groupShares(rows, lineByRow, (row) => inbreedingByRow[row], reference)
 const t5 = performance.now()
 const fe = founderContributions(rows, reference)

@@ -3,13 +3,14 @@
  * pedigree: F over all known generations (inbreeding.ts), t and complete generations
  * (generations.ts), the longest line (pedigreeGraph.ts). Stored by row, single precision for the two
  * real-valued columns (seven significant digits), F as a code into its distinct values, t and the
- * complete generations as one code into their distinct pairs, and the rows in the load graph's
- * generation order: the columns cost 9 bytes a record (2 F code, 2 depth, 1 longest line, 4 order),
- * 11 before the F code, 15 before the depth code and the one-byte longest line.
+ * complete generations as one code into their distinct pairs: the columns cost 5 bytes a record
+ * (2 F code, 2 depth, 1 longest line), 9 with the generation order they held until issue 27's
+ * memory target (4 bytes a record), 11 before the F code, 15 before the depth code and the
+ * one-byte longest line.
  *
  * The longest line also keeps the graph: with the links, it gives the acyclic graph back
- * (`rowPedigree` in ordered.ts), which the generation order lets a query thread walk parents first
- * without sorting the rows again and holding its own copy of the order (4 bytes a record per thread).
+ * (`rowPedigree` in ordered.ts), and a walk sorts the animals it reached by it to take them
+ * parents first (`rankAnimals`).
  */
 import type { Parentage } from "../query/consanguinite/cutGraph.ts"
 import { depthCodes, inbreedingCodes } from "./depthCodes.ts"
@@ -41,8 +42,6 @@ export interface GeneticColumns {
    * line is shorter than 256 generations (a real registry's longest line is a few dozen), else two.
    */
   readonly longestLine: Uint8Array | Uint16Array
-  /** Every row once, by longest line (parents before children), within one in the load walk's finishing order. */
-  readonly generationOrder: Int32Array
   /** Parent links the load dropped for closing a cycle (none in a sound registry: `rowPedigree` then checks no link). */
   readonly droppedLinks: number
 }
@@ -81,8 +80,6 @@ export const geneticColumns = (parentage: Parentage): GeneticColumns => {
     depthEquivalent: depth.equivalent,
     depthComplete: depth.complete,
     longestLine,
-    // The graph numbers its nodes in that order: its node-to-row array is the order, kept as is.
-    generationOrder: graph.row,
     droppedLinks: graph.droppedLinks
   }
 }

@@ -1,17 +1,19 @@
 /**
  * A pedigree as the population algorithms (groupCoancestry.ts, relationshipRow.ts, founders.ts, ancestors.ts,
- * interval.ts) read it: animals numbered 0..size−1 in any way, an order that puts every parent
- * before its children, and each animal's kept parents. A Dataset's rows are such animals, in the
- * generation order its genetics columns hold (columns.ts), so that a query thread holds no copy of
- * the load's graph (pedigreeGraph.ts) nor of the order: both are in the Dataset's shared memory.
+ * interval.ts) read it: animals numbered 0..size−1 in any way, each one's generation (its longest
+ * line: a kept parent's is smaller, so sorting by it puts parents first) and its kept parents. A
+ * Dataset's rows are such animals, with the longest line its genetics columns hold (columns.ts),
+ * so that a query thread holds no copy of the load's graph (pedigreeGraph.ts): it is in the
+ * Dataset's shared memory. A walk that needs its animals parents first sorts the ones it reached
+ * by generation (`rankAnimals`, a counting sort), never the whole registry.
  */
 import type { Parentage } from "../query/consanguinite/cutGraph.ts"
 import type { GeneticColumns } from "./columns.ts"
 
 export interface OrderedPedigree {
   readonly size: number
-  /** Every animal once, parents before children. */
-  readonly order: Int32Array
+  /** Each animal's longest line: a kept parent's is smaller. */
+  readonly generation: ArrayLike<number>
   /** The animal's sire (dam), or -1. */
   readonly sire: (v: number) => number
   readonly dam: (v: number) => number
@@ -27,7 +29,7 @@ export interface OrderedPedigree {
  */
 export const rowPedigree = (
   parentage: Parentage,
-  { droppedLinks, generationOrder, longestLine }: Pick<GeneticColumns, "droppedLinks" | "longestLine" | "generationOrder">
+  { droppedLinks, longestLine }: Pick<GeneticColumns, "droppedLinks" | "longestLine">
 ): OrderedPedigree => {
   const n = longestLine.length
   // A link outside the rows (a malformed input) is an unknown parent, as the load's graph reads it.
@@ -42,5 +44,5 @@ export const rowPedigree = (
         const p = parents[r]
         return p >= 0 && p < n && longestLine[p] < longestLine[r] ? p : -1
       }
-  return { size: n, order: generationOrder, sire: kept(parentage.sire), dam: kept(parentage.dam) }
+  return { size: n, generation: longestLine, sire: kept(parentage.sire), dam: kept(parentage.dam) }
 }

@@ -1,3 +1,4 @@
+import type { OrderedPedigree } from "./ordered.ts"
 /**
  * Random pedigrees for the genetics tests: animals drawn in birth order, each parent an older animal
  * from a window of recent ones (a small window breeds relatives together, a long run of animals
@@ -59,3 +60,7 @@ export const coancestryTable = (sire: Int32Array, dam: Int32Array): Array<Float6
   }
   return table
 }
+
+/** Every animal of `pedigree` by generation, ties by row: the order the population walks meet them in (parents first). */
+export const parentsFirst = ({ generation, size }: Pick<OrderedPedigree, "generation" | "size">): Array<number> =>
+  Array.from({ length: size }, (_, row) => row).sort((a, b) => generation[a] - generation[b] || a - b)

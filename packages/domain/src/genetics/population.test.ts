@@ -8,7 +8,7 @@ import { generationsOf } from "./generations.ts"
 import { inbreedingCoefficients } from "./inbreeding.ts"
 import { generationInterval } from "./interval.ts"
 import type { Parentage } from "../query/consanguinite/cutGraph.ts"
-import { coancestryTable, pedigreeArbitrary, type RandomPedigree } from "./pedigree.fixtures.ts"
+import { coancestryTable, parentsFirst, pedigreeArbitrary, type RandomPedigree } from "./pedigree.fixtures.ts"
 import { geneticColumns } from "./columns.ts"
 import { type OrderedPedigree, rowPedigree } from "./ordered.ts"
 import { pedigreeGraph } from "./pedigreeGraph.ts"
@@ -95,15 +95,15 @@ const naiveAncestors = (pedigree: OrderedPedigree, reference: ReadonlyArray<numb
   while (chosen.length < 1000 && 1 - explained >= 0.001) {
     // origin[i][k]: the share of i's genes from k.
     const origin = Array.from({ length: n }, () => new Float64Array(n))
-    for (const i of pedigree.order) {
+    for (const i of parentsFirst(pedigree)) {
       origin[i][i] = 1
       if (chosen.includes(i)) continue
       for (const p of [pedigree.sire(i), pedigree.dam(i)]) if (p >= 0) for (let k = 0; k < n; k++) origin[i][k] += 0.5 * origin[p][k]
     }
     let best = -1
     let bestContribution = 0
-    // Ties go to the first in the pedigree's order.
-    for (const k of pedigree.order) {
+    // Ties go to the first by generation, then row.
+    for (const k of parentsFirst(pedigree)) {
       if (!candidates.has(k) || chosen.includes(k)) continue
       let q = 0
       member.forEach((m) => (q += origin[m][k] / member.size))
@@ -133,12 +133,13 @@ describe("population figures, random pedigrees", () => {
         const inbreeding = Float64Array.from(graph.node, (v) => F[v])
         const shares = groupShares(ordered, columns.longestLine, (row) => inbreeding[row], rows)!
         // Every animal at once, and each alone (its own walk up).
-        const mean = meanCoancestryWith(ordered, columns.longestLine, shares, ordered.order)
-        const each = Array.from(ordered.order, (row) => meanCoancestryWith(ordered, columns.longestLine, shares, [row])[0])
+        const all = parentsFirst(ordered)
+        const mean = meanCoancestryWith(ordered, columns.longestLine, shares, all)
+        const each = all.map((row) => meanCoancestryWith(ordered, columns.longestLine, shares, [row])[0])
         const table = coancestryTable(pedigree.birthSire, pedigree.birthDam)
         const birthOf = new Int32Array(pedigree.rowOf.length)
         pedigree.rowOf.forEach((row, b) => (birthOf[row] = b))
-        for (const [k, row] of ordered.order.entries()) {
+        for (const [k, row] of all.entries()) {
           const naive = rows.reduce((sum, other) => sum + table[birthOf[row]][birthOf[other]], 0) / rows.length
           expect(Math.abs(mean[k] - naive)).toBeLessThanOrEqual(1e-12)
           expect(each[k]).toBe(mean[k])

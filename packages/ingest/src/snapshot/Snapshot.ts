@@ -36,8 +36,8 @@ import { collectLeaves, type Path, placeLeaf, type Scalar, shapeDifference, shap
 import { SnapshotError } from "./SnapshotError.ts"
 
 export const SNAPSHOT_MAGIC = "EQUISNAP"
-/** Bump whenever the file layout or the way DatasetData is mapped onto it changes (2: the header's `builder`; 3: the genetics columns; 4: their depth code and one-byte longest line; 5: the breeds' shares; 6: the count of dropped links; 7: F as a code into its distinct values, the held shares' rows on 2 bytes; 8: the whole extract's founders and ancestors). */
-export const SNAPSHOT_FORMAT_VERSION = 8
+/** Bump whenever the file layout or the way DatasetData is mapped onto it changes (2: the header's `builder`; 3: the genetics columns; 4: their depth code and one-byte longest line; 5: the breeds' shares; 6: the count of dropped links; 7: F as a code into its distinct values, the held shares' rows on 2 bytes; 8: the whole extract's founders and ancestors; 9: no generation order). */
+export const SNAPSHOT_FORMAT_VERSION = 9
 
 /** The source file a snapshot was built from, as `fs.stat` reports it. */
 export interface SnapshotSource {
