@@ -61,6 +61,28 @@ describe("ETag and If-None-Match, unit", () => {
     assert.isTrue(tags.some((tag) => tag.startsWith("\"0") || tag.charAt(9) === "0"))
   })
 
+  it("is the hash of the seed, the URI, NUL, the coding, NUL and the variant, written as its two lanes' 16 hexadecimal digits", () => {
+    // The naive model: the text hashed as one string, the digits by `toString(16)`.
+    const naive = (seed: string, uri: string, coding: string, variant: string): string => {
+      let h1 = 0xdeadbeef
+      let h2 = 0x41c6ce57
+      const text = `${seed}${uri}\u0000${coding}\u0000${variant}`
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i)
+        h1 = Math.imul(h1 ^ c, 2654435761)
+        h2 = Math.imul(h2 ^ c, 1597334677)
+      }
+      h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
+      h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
+      const hex = (n: number) => (n >>> 0).toString(16).padStart(8, "0")
+      return `"${hex(h2)}${hex(h1)}"`
+    }
+    const seed = `${"f".repeat(64)}\u00002026-01-01T00:00:00.000Z\u0000${release.version}\u0000${release.build}\u0000`
+    fc.assert(fc.property(fc.string({ unit: "binary" }), fc.constantFrom("identity", "gzip", "br", "deflate"), fc.constantFrom("", "html", "quota-degraded"), (uri, coding, variant) => {
+      assert.strictEqual(etag(uri, coding, variant), naive(seed, uri, coding, variant))
+    }))
+  })
+
   it("If-None-Match: lists, weak comparison, * apart", () => {
     const tag = "\"0123456789abcdef\""
     assert.isTrue(ifNoneMatchMatches(tag, tag))

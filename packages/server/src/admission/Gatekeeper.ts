@@ -28,7 +28,7 @@ import { makeCallerKey, type QuotaState, rateLimitPolicy, TokenBuckets, unitsOf 
 import { isOversized, MAX_QUERY_BYTES, MAX_QUERY_PARAMETERS, scanQuery } from "./requestSize.ts"
 import { targetProblem } from "./requestTarget.ts"
 import { exactBody, ResponseCache } from "./responseCache.ts"
-import { executionCosts, PROBES, routeTemplates, UNCODED_ROUTES } from "./routes.ts"
+import { executionCosts, PROBES, routeTemplates, templateFinder, UNCODED_ROUTES } from "./routes.ts"
 
 /** What an uncoded route's body is sent as, whatever the request accepts. */
 const UNCODED: Negotiated = { coding: "identity", identityRefused: false }
@@ -129,7 +129,7 @@ export class Gatekeeper {
   readonly templates = routeTemplates()
   /** Each route's execution cost (ms of CPU at full scale), where it declares one. */
   private readonly executionMs = executionCosts()
-  private readonly templateOf = (path: string): string | undefined => this.templates.find("GET", path)?.handler
+  private readonly templateOf = templateFinder(this.templates)
   private readonly etagOf: ReturnType<typeof makeEtagger>
   private readonly negotiate = makeNegotiator()
   private readonly callerKey: ReturnType<typeof makeCallerKey>
@@ -164,7 +164,7 @@ export class Gatekeeper {
     const started = performance.now()
     const now = this.clock.currentTimeMillisUnsafe()
     const q = url.indexOf("?")
-    const route = this.templates.find("GET", q < 0 ? url : url.slice(0, q))?.handler
+    const route = this.templateOf(q < 0 ? url : url.slice(0, q))
     const vary = route === "/" ? "Accept, Accept-Encoding" : "Accept-Encoding"
     const negotiated = route !== undefined && UNCODED_ROUTES.has(route) ? UNCODED : this.negotiate(headerOf(headers, "accept-encoding"))
     const quota = this.quota

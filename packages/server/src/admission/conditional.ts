@@ -26,20 +26,23 @@ const seedLanes = (text: string): readonly [number, number] => {
   return [h1, h2]
 }
 
-/**
- * Two hexadecimal digits for each byte value. `Number.prototype.toString(16)` takes V8's generic
- * radix conversion for the lanes above 2^31 (half of them): the two lanes cost about 500 ns that
- * way, 64 ns through this table, and the ETag is computed for every request.
- */
-const HEX_PAIRS: ReadonlyArray<string> = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"))
+/** The character codes of the hexadecimal digits, lowercase. */
+const HEX_CODES = Uint8Array.from("0123456789abcdef", (digit) => digit.charCodeAt(0))
 
-const hex8 = (n: number): string =>
-  HEX_PAIRS[n >>> 24]! + HEX_PAIRS[(n >>> 16) & 0xff]! + HEX_PAIRS[(n >>> 8) & 0xff]! + HEX_PAIRS[n & 0xff]!
+/** The code of the hexadecimal digit of `n` at bit `shift` (28 for the first of eight). */
+const digit = (n: number, shift: number): number => HEX_CODES[(n >>> shift) & 0xf]!
 
 /**
  * An ETag maker for one dataset served by one release: `(uri, coding, variant)` → a strong ETag
  * (`"<16 hex digits>"`). `variant` tells apart representations of one URI chosen by other request
  * headers (`html` for `GET /` served as a page; empty otherwise).
+ *
+ * The ETag is computed for every request on the server's thread, so it allocates one string, the
+ * ETag itself: the coding and the variant are hashed where they are (no `\0coding\0variant`
+ * string), and the 18 characters are written by one `String.fromCharCode` (its digits by a
+ * table, not `Number.prototype.toString(16)`, whose radix conversion cost about 500 ns for a lane
+ * above 2^31). Concatenating hexadecimal pairs made seven intermediate strings, about 300 bytes a
+ * request (`docs/decisions.md`).
  */
 export const makeEtagger = (fingerprint: string, ingestedAt: string, release: ReleaseInfo) => {
   const [s1, s2] = seedLanes(`${fingerprint}\u0000${ingestedAt}\u0000${release.version}\u0000${release.build}\u0000`)
@@ -51,15 +54,29 @@ export const makeEtagger = (fingerprint: string, ingestedAt: string, release: Re
       h1 = Math.imul(h1 ^ c, 2654435761)
       h2 = Math.imul(h2 ^ c, 1597334677)
     }
-    const tail = `\u0000${coding}\u0000${variant}`
-    for (let i = 0; i < tail.length; i++) {
-      const c = tail.charCodeAt(i)
+    // `\0`, the coding, `\0`, the variant: NUL is 0, so its xor leaves a lane as it is.
+    h1 = Math.imul(h1, 2654435761)
+    h2 = Math.imul(h2, 1597334677)
+    for (let i = 0; i < coding.length; i++) {
+      const c = coding.charCodeAt(i)
+      h1 = Math.imul(h1 ^ c, 2654435761)
+      h2 = Math.imul(h2 ^ c, 1597334677)
+    }
+    h1 = Math.imul(h1, 2654435761)
+    h2 = Math.imul(h2, 1597334677)
+    for (let i = 0; i < variant.length; i++) {
+      const c = variant.charCodeAt(i)
       h1 = Math.imul(h1 ^ c, 2654435761)
       h2 = Math.imul(h2 ^ c, 1597334677)
     }
     h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
     h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
-    return `"${hex8(h2)}${hex8(h1)}"`
+    return String.fromCharCode(
+      0x22,
+      digit(h2, 28), digit(h2, 24), digit(h2, 20), digit(h2, 16), digit(h2, 12), digit(h2, 8), digit(h2, 4), digit(h2, 0),
+      digit(h1, 28), digit(h1, 24), digit(h1, 20), digit(h1, 16), digit(h1, 12), digit(h1, 8), digit(h1, 4), digit(h1, 0),
+      0x22
+    )
   }
 }
 

@@ -25,10 +25,63 @@ export const UNCODED_ROUTES: ReadonlySet<string> = new Set(endpointsOf(Api).filt
 /** The probes (`Probe` on their definitions): run outside the concurrency gate, they must stay responsive under load. */
 export const PROBES: ReadonlySet<string> = new Set(endpointsOf(Api).filter((endpoint) => Context.get(endpoint.annotations, Probe)).map((endpoint) => endpoint.path))
 
+/** Every served path's template: the API's, then the pages'. */
+const SERVED: ReadonlyArray<string> = [...endpointsOf(Api).map((endpoint) => endpoint.path), ...PAGE_ROUTES]
+
 export const routeTemplates = (): FindMyWay.Router<string> => {
   const router = FindMyWay.make<string>(ROUTER_CONFIG)
-  for (const path of [...endpointsOf(Api).map((endpoint) => endpoint.path), ...PAGE_ROUTES]) router.on("GET", path as HttpRouter.PathInput, path)
+  for (const path of SERVED) router.on("GET", path as HttpRouter.PathInput, path)
   return router
+}
+
+/** The router's longest parameter (FindMyWay's default `maxParamLength`): a longer one is its to refuse. */
+const MAX_PARAM_LENGTH = 100
+
+/**
+ * Whether the router takes `path` as it is: from `/`, no percent-escape (nothing to decode), none
+ * of the characters it ends a path at (`?`, `;`, `#`), no empty segment, no trailing slash.
+ * Upper case is taken as it is too: the router is case-sensitive (`ROUTER_CONFIG`).
+ */
+const isPlainPath = (path: string): boolean => {
+  if (path.charCodeAt(0) !== 0x2f || (path.length > 1 && path.charCodeAt(path.length - 1) === 0x2f)) return false
+  for (let i = 1; i < path.length; i++) {
+    const c = path.charCodeAt(i)
+    if (c === 0x25 || c === 0x3f || c === 0x3b || c === 0x23 || (c === 0x2f && path.charCodeAt(i - 1) === 0x2f)) return false
+  }
+  return true
+}
+
+/**
+ * The template serving a GET of `path`, as `router.find(…)?.handler` answers (`routes.test.ts` holds
+ * it to the router), without the match the router builds for it (the parameters' object, the
+ * parsed query, the path's pieces: about 400 bytes a request on the server's thread, where
+ * admission runs for every request) for the paths admission meets most: a static path, or a
+ * static prefix then one last segment (`/v1/equides/{id}`), taken as they are (`isPlainPath`).
+ * Any other path, and a template of the prefix shadowed by a static one, is the router's.
+ */
+export const templateFinder = (router: FindMyWay.Router<string>): (path: string) => string | undefined => {
+  const statics = new Map(SERVED.filter((path) => !path.includes(":")).map((path) => [path, path]))
+  const lastSegment = /^([^:]*\/):[A-Za-z_]+$/
+  const prefixes: Array<string> = []
+  const templates: Array<string> = []
+  for (const path of SERVED) {
+    const prefix = lastSegment.exec(path)?.[1]
+    if (prefix === undefined) continue
+    prefixes.push(prefix)
+    templates.push(path)
+  }
+  const routed = (path: string): string | undefined => router.find("GET", path)?.handler
+  return (path) => {
+    if (!isPlainPath(path)) return routed(path)
+    const fixed = statics.get(path)
+    if (fixed !== undefined) return fixed
+    const last = path.lastIndexOf("/") + 1
+    if (last === path.length || path.length - last > MAX_PARAM_LENGTH) return routed(path)
+    for (let i = 0; i < prefixes.length; i++) {
+      if (prefixes[i].length === last && path.startsWith(prefixes[i])) return templates[i]
+    }
+    return routed(path)
+  }
 }
 
 /**

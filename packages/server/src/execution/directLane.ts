@@ -54,10 +54,21 @@ const jsonOwn = (body: Uint8Array): Own => ({
   body
 })
 
-/** The id of `/v1/equides/{id}…`: admission has already refused a path that is not canonical. */
+const ID_FROM = "/v1/equides/".length
+
+/**
+ * The id of `/v1/equides/{id}…` (its path's fourth segment): admission has already refused a path
+ * that is not canonical. Read in place, not by splitting the path: one string per request instead
+ * of an array and its four (the lane's lookups are most of the server thread's allocations).
+ */
 const idOf = (url: string): string => {
-  const end = url.indexOf("?")
-  return (end < 0 ? url : url.slice(0, end)).split("/")[3] ?? ""
+  let end = ID_FROM
+  while (end < url.length) {
+    const c = url.charCodeAt(end)
+    if (c === 0x2f /* / */ || c === 0x3f /* ? */) break
+    end++
+  }
+  return url.slice(ID_FROM, end)
 }
 
 /** The route templates the lane answers. */

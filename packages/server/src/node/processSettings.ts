@@ -16,6 +16,13 @@
  *   while V8 recompiled (issue 24 item 6: the ranking of parents 7–12 ms instead of 2–3 after 3
  *   collections, "embedded weak objects cleared" in `--trace-deopt`). Only shapes embedded in
  *   optimised code are retained so, a bounded set: their memory is negligible.
+ * - `--no-parallel-scavenge`: a young collection is done by the collecting thread alone instead of
+ *   being shared out with V8's helper threads. Under the record family (the server's thread
+ *   allocating 7.9 KB a lookup, a young collection every ~450 lookups, about 3 KB surviving each)
+ *   there is nothing to share, and on a machine whose cores the load keeps busy the collecting
+ *   thread waited for helpers that did not get a core: 0.2 ms instead of 1.3 ms for the median
+ *   young collection, 81 instead of 322 ms of pauses per 100 000 lookups, at no memory cost
+ *   (issue 24 item 4, `docs/decisions.md`).
  * - glibc's malloc: an array of 128 KiB or more (a bitset over the rows is 556 KiB at 4.45 M) is
  *   by default mapped fresh and unmapped when freed, so every query that builds one pays its
  *   first-touch page faults again (136 faults, about 1.8 ms here, for one bitset). Below
@@ -28,7 +35,7 @@
  *
  * A value the environment already sets is kept.
  */
-const V8_FLAGS = ["--expose-gc", "--max-semi-space-size=4", "--retain-maps-for-n-gc=1000"] as const
+const V8_FLAGS = ["--expose-gc", "--max-semi-space-size=4", "--retain-maps-for-n-gc=1000", "--no-parallel-scavenge"] as const
 
 const MALLOC_TUNABLES: ReadonlyArray<readonly [string, string]> = [
   ["glibc.malloc.hugetlb", "1"],
