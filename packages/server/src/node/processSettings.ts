@@ -23,6 +23,12 @@
  *   thread waited for helpers that did not get a core: 0.2 ms instead of 1.3 ms for the median
  *   young collection, 81 instead of 322 ms of pauses per 100 000 lookups, at no memory cost
  *   (issue 24 item 4, `docs/decisions.md`).
+ * - `--no-allocation-site-pretenuring`: V8 learns which allocation sites' objects survive and
+ *   allocates them in the old generation from then on. On the server's thread the answer path's
+ *   objects that hold a worker's body (its buffer outside the heap) were so pretenured, so each
+ *   body stayed until a full collection: under `/v1/stats/genetique` (17.6 KB bodies) 5–7 full
+ *   collections of the main thread per 3 000 requests instead of 1, and a p99 of 2.4–2.8 ms
+ *   instead of 1.7–1.8 (issue 27's ≤ 2 ms; the workers' heavy routes unchanged, `docs/decisions.md`).
  * - glibc's malloc: an array of 128 KiB or more (a bitset over the rows is 556 KiB at 4.45 M) is
  *   by default mapped fresh and unmapped when freed, so every query that builds one pays its
  *   first-touch page faults again (136 faults, about 1.8 ms here, for one bitset). Below
@@ -35,7 +41,13 @@
  *
  * A value the environment already sets is kept.
  */
-const V8_FLAGS = ["--expose-gc", "--max-semi-space-size=4", "--retain-maps-for-n-gc=1000", "--no-parallel-scavenge"] as const
+const V8_FLAGS = [
+  "--expose-gc",
+  "--max-semi-space-size=4",
+  "--retain-maps-for-n-gc=1000",
+  "--no-parallel-scavenge",
+  "--no-allocation-site-pretenuring"
+] as const
 
 const MALLOC_TUNABLES: ReadonlyArray<readonly [string, string]> = [
   ["glibc.malloc.hugetlb", "1"],
