@@ -5,7 +5,7 @@ import type { Parentage } from "../query/consanguinite/cutGraph.ts"
 import { geneticColumns } from "./columns.ts"
 import { rowPedigree } from "./ordered.ts"
 import { coancestryTable, pedigreeArbitrary } from "./pedigree.fixtures.ts"
-import { animalsWithChildren, isRelative, relationshipAt, relationshipRow, relativesOf } from "./relationshipRow.ts"
+import { animalsWithChildren, isRelative, lineOf, noRelative, relationshipAt, relationshipRow, relativesOf } from "./relationshipRow.ts"
 
 /** Each animal's children through either link, as the Dataset's progeny index lists them. */
 const childrenOf = ({ dam, sire }: Parentage): Postings => {
@@ -81,6 +81,23 @@ describe("relationshipRow", () => {
         }
       }),
       { numRuns: 150 }
+    )
+  })
+
+  it("no relative of i by a walk up j's ancestry exactly when the walk down from i's line does not reach j", () => {
+    fc.assert(
+      fc.property(pedigreeArbitrary(40), ({ parentage }) => {
+        const columns = geneticColumns(parentage)
+        const pedigree = rowPedigree(parentage, columns)
+        const children = childrenOf(parentage)
+        const parents = animalsWithChildren(children)
+        for (let i = 0; i < pedigree.size; i++) {
+          const relatives = relativesOf(pedigree, children, parents, i)
+          const line = new Set(lineOf(pedigree, i))
+          for (let j = 0; j < pedigree.size; j++) expect(noRelative(pedigree, line, j)).toBe(!isRelative(relatives, j))
+        }
+      }),
+      { numRuns: 100 }
     )
   })
 })

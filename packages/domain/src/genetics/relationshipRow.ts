@@ -95,22 +95,49 @@ const marked = (marks: Uint32Array, j: number): boolean => ((marks[2 * (j >>> 5)
 /** Whether `j` is a relative of i (a(i, j) > 0). */
 export const isRelative = (relatives: Relatives, j: number): boolean => marked(relatives.marks, j)
 
+/** i, then its ancestors in the order met (a walk up the kept links). */
+export const lineOf = (pedigree: Pick<OrderedPedigree, "sire" | "dam">, i: number): Array<number> => {
+  const line: Array<number> = [i]
+  const met = new Set<number>(line)
+  for (let k = 0; k < line.length; k++) {
+    for (const p of [pedigree.sire(line[k]), pedigree.dam(line[k])]) {
+      if (p >= 0 && !met.has(p)) {
+        met.add(p)
+        line.push(p)
+      }
+    }
+  }
+  return line
+}
+
+/**
+ * Whether j is no relative of i (a(i, j) = 0), `line` being i and its ancestors (`lineOf`): j
+ * and its own ancestors meet none of them. A walk up j's ancestry, stopped at the first animal
+ * of i's line: for the few hundred stallions a ranking's page reads, much less than the walk
+ * down to every relative of i (`relativesOf`), when they are old stallions with short pedigrees.
+ */
+export const noRelative = (pedigree: Pick<OrderedPedigree, "sire" | "dam">, line: ReadonlySet<number>, j: number): boolean => {
+  if (line.has(j)) return false
+  const walk: Array<number> = [j]
+  const met = new Set<number>(walk)
+  for (let k = 0; k < walk.length; k++) {
+    for (const p of [pedigree.sire(walk[k]), pedigree.dam(walk[k])]) {
+      if (p < 0 || met.has(p)) continue
+      if (line.has(p)) return false
+      met.add(p)
+      walk.push(p)
+    }
+  }
+  return true
+}
+
 /**
  * The relatives of i in `pedigree`: `children` lists each animal's children (any superset of the
  * kept links': a child through a link the pedigree does not keep only costs its visit) and
  * `parents` the animals with children there (`animalsWithChildren`).
  */
 export const relativesOf = (pedigree: OrderedPedigree, children: Postings, parents: Uint32Array, i: number): Relatives => {
-  const ancestors: Array<number> = [i]
-  const met = new Set<number>(ancestors)
-  for (let k = 0; k < ancestors.length; k++) {
-    for (const p of [pedigree.sire(ancestors[k]), pedigree.dam(ancestors[k])]) {
-      if (p >= 0 && !met.has(p)) {
-        met.add(p)
-        ancestors.push(p)
-      }
-    }
-  }
+  const ancestors = lineOf(pedigree, i)
   const marks = new Uint32Array(2 * parents.length)
   for (let w = 0; w < parents.length; w++) marks[2 * w + 1] = parents[w]
   let held = new Int32Array(Math.max(64, 4 * ancestors.length))

@@ -6,7 +6,7 @@
  * candidates, kept in a bounded heap while the candidates are read once.
  */
 import { Result } from "effect"
-import { postingsCount, postingsOf } from "../dataset/columns.ts"
+import { lowerBound, postingsCount, postingsOf } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { isRelative, type RelationshipRow, relationshipAt, type Relatives } from "../genetics/relationshipRow.ts"
 import type { Etalons } from "../schemas/etalons.ts"
@@ -14,12 +14,12 @@ import { foldValue } from "../text/fold.ts"
 import type { QueryResult } from "./errors.ts"
 import { foldedCodes } from "../dataset/foldedCodes.ts"
 import { type FilterInput, resolveFilters } from "./filters.ts"
-import { breedParente, relationshipRowOf, relativesOfRow, single } from "./genetique.ts"
+import { breedParente, noRelativeOf, relationshipRowOf, relativesOfRow, single } from "./genetique.ts"
 import { paginationLinks } from "./paginate.ts"
 import { compareIds } from "./progenyColumns.ts"
 import { anneeOf, idOf, nomOf, raceOf, resume } from "./record.ts"
 import { select } from "./select.ts"
-import { membership, type RowTest, type Selection, selectionOfRows, selectionRows } from "./selection.ts"
+import { type RowTest, type Selection, selectionOfRows, selectionRows } from "./selection.ts"
 
 export const ETALONS_PATH = "/v1/accouplements/etalons"
 
@@ -41,7 +41,7 @@ export const etalons = (
     // The list's own filters with sexe forced to Male (an extract without a male has no candidate).
     const males = maleCodes(data)
     const selection = males.length === 0 ? selectionOfRows(new Uint32Array(0)) : select(data, { ...filters, sexe: males })
-    return rank(data, mere, input, pairs, selection, relativesOfRow(data, mere))
+    return rank(data, mere, input, pairs, selection)
   })
 
 /**
@@ -83,34 +83,44 @@ const stallionOrder = (data: DatasetData): Uint32Array => {
 /**
  * The first `need` candidates of the ranking when they are all no relatives of the mare and have
  * offspring (undefined when fewer are): the males of `stallionOrder` that `candidate` admits and
- * that are not her relatives, in that order.
+ * that are `unrelated` to her, in that order.
  */
-const unrelatedFirst = (data: DatasetData, relatives: Relatives, candidate: RowTest, need: number): Array<number> | undefined => {
+const unrelatedFirst = (data: DatasetData, unrelated: RowTest, candidate: RowTest, need: number): Array<number> | undefined => {
   const order = stallionOrder(data)
   const page: Array<number> = []
   for (let k = 0; k < order.length && page.length < need; k++) {
     const row = order[k]
-    if (candidate(row) && !isRelative(relatives, row)) page.push(row)
+    if (candidate(row) && unrelated(row)) page.push(row)
   }
   return page.length === need ? page : undefined
 }
 
-/** The page of the candidates of `selection` by their coancestry with the mare, whose relatives are `relatives`. */
+/** The page of the candidates of `selection` by their coancestry with the mare. */
 const rank = (
   data: DatasetData,
   mere: number,
   input: EtalonsInput,
   pairs: ReadonlyArray<readonly [string, string]>,
-  selection: Selection,
-  relatives: Relatives
+  selection: Selection
 ): Etalons => {
   const { coefficient_max, limite, offset } = input
   const rows = selectionRows(selection)
   const count = rows === undefined ? data.size : rows.length
-  const candidate = membership(data, selection)
-  // a(mare, j): 0 for no relative of hers, else read from her row, computed on the first relative asked for.
+  // Asked of a few dozen stallions and the mare: a search in the rows, not a bitset of them all.
+  const candidate = (row: number): boolean => {
+    if (rows === undefined) return true
+    const at = lowerBound(rows, row)
+    return at < rows.length && rows[at] === row
+  }
+  // a(mare, j): 0 for no relative of hers, else read from her row. Her relatives and her row are
+  // computed when first needed: until then a stallion is told unrelated by a walk up his own
+  // ancestry (a page of unrelated stallions needs neither).
+  const unrelated = noRelativeOf(data, mere)
+  let relatives: Relatives | undefined
   let row: RelationshipRow | undefined
-  const kinship = (j: number): number => (isRelative(relatives, j) ? relationshipAt((row ??= relationshipRowOf(data, relatives)), j) : 0)
+  const relativesNow = (): Relatives => (relatives ??= relativesOfRow(data, mere))
+  const related = (j: number): boolean => (relatives === undefined && unrelated(j) ? false : isRelative(relativesNow(), j))
+  const kinship = (j: number): number => (related(j) ? relationshipAt((row ??= relationshipRowOf(data, relativesNow())), j) : 0)
   const tie = tieOf(data)
 
   // Candidates the ranking counts: all but the mare, and those above coefficient_max (relatives alone can be).
@@ -118,12 +128,12 @@ const rank = (
   if (coefficient_max !== undefined) {
     for (let k = 0; k < count; k++) {
       const j = rows === undefined ? k : rows[k]
-      if (j !== mere && isRelative(relatives, j) && kinship(j) / 2 > coefficient_max) total--
+      if (j !== mere && related(j) && kinship(j) / 2 > coefficient_max) total--
     }
   }
 
   const need = offset + limite
-  const ranked = (need > 0 ? unrelatedFirst(data, relatives, candidate, need) : []) ?? heapRanked(rows, count, mere, need, coefficient_max, kinship, tie)
+  const ranked = (need > 0 ? unrelatedFirst(data, unrelated, candidate, need) : []) ?? heapRanked(rows, count, mere, need, coefficient_max, kinship, tie)
   const page = ranked.slice(offset)
   const parente = breedParente(data, mere, page)
   return {

@@ -16,7 +16,7 @@ import { diversityHeld, diversityOf } from "../genetics/diversity.ts"
 import { type OrderedPedigree, rowPedigree } from "../genetics/ordered.ts"
 import { loadYear, type ReferencePopulation, referencePopulation } from "../genetics/reference.ts"
 import { type GroupShares, groupShares, meanCoancestryWith } from "../genetics/groupCoancestry.ts"
-import { animalsWithChildren, type RelationshipRow, relationshipRow, type Relatives, relativesOf } from "../genetics/relationshipRow.ts"
+import { animalsWithChildren, lineOf, noRelative, type RelationshipRow, relationshipRow, type Relatives, relativesOf } from "../genetics/relationshipRow.ts"
 import { individualIncrease, yearFigures } from "../genetics/trend.ts"
 import type { Genetique, StatsGenetique } from "../schemas/genetique.ts"
 import { foldValue } from "../text/fold.ts"
@@ -165,6 +165,13 @@ export const relativesOfRow = (data: DatasetData, row: number): Relatives => {
   const state = stateOf(data)
   state.parents ??= animalsWithChildren(data.progeny)
   return relativesOf(state.pedigree, data.progeny, state.parents, row)
+}
+
+/** Whether j is no relative of `row` (a(row, j) = 0), without walking down to her relatives (relationshipRow.ts `noRelative`). */
+export const noRelativeOf = (data: DatasetData, row: number): (j: number) => boolean => {
+  const { pedigree } = stateOf(data)
+  const line = new Set(lineOf(pedigree, row))
+  return (j) => noRelative(pedigree, line, j)
 }
 
 /** The row of the relationship matrix of the animal whose relatives are `relatives`, a(i, j) for every j. */
