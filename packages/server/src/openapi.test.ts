@@ -63,7 +63,7 @@ layer(testServer(fromRecords(FAMILY)))("openapi", (it) => {
         "/v1/equides": 4,
         "/v1/equides/{id}/consanguinite": 1,
         "/v1/accouplements": 1,
-        "/v1/accouplements/etalons": 40,
+        "/v1/accouplements/etalons": 10,
         "/v1/search": 2,
         "/v1/stats/repartition": 8,
         "/v1/equides/{id}/descendance/statistiques": 2,

@@ -145,7 +145,7 @@ describe("unitsOf", () => {
       "/explorer/reproducteurs": 2,
       "/explorer/stats": 4,
       "/v1/accouplements": 0.5,
-      "/v1/accouplements/etalons": 20,
+      "/v1/accouplements/etalons": 5,
       "/v1/equides": 2,
       "/v1/equides/:id/consanguinite": 0.5,
       "/v1/equides/:id/descendance/statistiques": 1,
@@ -164,7 +164,7 @@ describe("unitsOf", () => {
     assert.strictEqual(units("/v1/stats/repartition", "/v1/stats/repartition"), 8)
     assert.strictEqual(units("/v1/search", "/v1/search?q=a"), 2)
     assert.strictEqual(units("/v1/equides", "/v1/equides?race=x"), 4)
-    assert.strictEqual(units("/v1/accouplements/etalons", "/v1/accouplements/etalons?mere=x&limite=100"), 40)
+    assert.strictEqual(units("/v1/accouplements/etalons", "/v1/accouplements/etalons?mere=x&limite=100"), 10)
     // The bytes rule when it is the larger: 80 000 B, 614 950 B.
     assert.strictEqual(units("/v1/equides", "/v1/equides?race=x&vue=complet&limite=100"), 5)
     assert.strictEqual(units("/v1/equides/:id/consanguinite", "/v1/equides/x/consanguinite?generations=12"), 38)

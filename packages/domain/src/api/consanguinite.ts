@@ -173,9 +173,10 @@ export class ConsanguiniteApi extends HttpApiGroup.make("consanguinite")
       }, { after: "accouplement" }))
       .annotateMerge(bytesEstimate((query) => ROW_BYTES.etalon * intOr(query.limite, DEFAULT_LIMITE, MIN_LIMITE, MAX_LIMITE)))
       .annotateMerge(documented(etalonsQuery))
-      // One indirect pass over the whole pedigree (the mare's row of A) and a read of the candidates: measured at full scale
-      // (docs/decisions.md, "Population genetics").
-      .annotateMerge(executionCost(20))
+      // A page of stallions unrelated to the mare, read off the thread's order of the males with offspring (3 ms at full
+      // scale, the common case); a page that needs her row (coefficient_max, a page past the unrelated ones) up to 25 ms
+      // (docs/decisions.md, "Stallions for a mare: cost").
+      .annotateMerge(executionCost(5))
       .annotateMerge(OpenApi.annotations({
       summary: "Choisir un étalon pour une jument",
       description:
