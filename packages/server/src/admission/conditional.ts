@@ -44,31 +44,37 @@ const digit = (n: number, shift: number): number => HEX_CODES[(n >>> shift) & 0x
  * above 2^31). Concatenating hexadecimal pairs made seven intermediate strings, about 300 bytes a
  * request (`docs/decisions.md`).
  */
+/** The hash's two lanes while an ETag is made (one array for the module: no allocation a request). */
+const lanes = new Int32Array(2)
+
+/** Mixes `text` into `lanes`, after a NUL when `separated`. */
+const mixInto = (text: string, separated: boolean): void => {
+  let h1 = lanes[0]
+  let h2 = lanes[1]
+  if (separated) {
+    h1 = Math.imul(h1, 2654435761)
+    h2 = Math.imul(h2, 1597334677)
+  }
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    h1 = Math.imul(h1 ^ c, 2654435761)
+    h2 = Math.imul(h2 ^ c, 1597334677)
+  }
+  lanes[0] = h1
+  lanes[1] = h2
+}
+
 export const makeEtagger = (fingerprint: string, ingestedAt: string, release: ReleaseInfo) => {
   const [s1, s2] = seedLanes(`${fingerprint}\u0000${ingestedAt}\u0000${release.version}\u0000${release.build}\u0000`)
   return (uri: string, coding: string, variant: string): string => {
-    let h1 = s1
-    let h2 = s2
-    for (let i = 0; i < uri.length; i++) {
-      const c = uri.charCodeAt(i)
-      h1 = Math.imul(h1 ^ c, 2654435761)
-      h2 = Math.imul(h2 ^ c, 1597334677)
-    }
+    lanes[0] = s1
+    lanes[1] = s2
     // `\0`, the coding, `\0`, the variant: NUL is 0, so its xor leaves a lane as it is.
-    h1 = Math.imul(h1, 2654435761)
-    h2 = Math.imul(h2, 1597334677)
-    for (let i = 0; i < coding.length; i++) {
-      const c = coding.charCodeAt(i)
-      h1 = Math.imul(h1 ^ c, 2654435761)
-      h2 = Math.imul(h2 ^ c, 1597334677)
-    }
-    h1 = Math.imul(h1, 2654435761)
-    h2 = Math.imul(h2, 1597334677)
-    for (let i = 0; i < variant.length; i++) {
-      const c = variant.charCodeAt(i)
-      h1 = Math.imul(h1 ^ c, 2654435761)
-      h2 = Math.imul(h2 ^ c, 1597334677)
-    }
+    mixInto(uri, false)
+    mixInto(coding, true)
+    mixInto(variant, true)
+    let h1 = lanes[0]
+    let h2 = lanes[1]
     h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
     h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
     return String.fromCharCode(
