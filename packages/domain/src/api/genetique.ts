@@ -109,8 +109,9 @@ export class GenetiqueApi extends HttpApiGroup.make("genetique")
     }).annotateMerge(discoveryKey("genetique_race", { after: "repartition" }))
       .annotateMerge(onWorkers("genetique/stats"))
       .annotateMerge(notWarmed(
-        "a breed's first use runs its year figures and f_e, f_a over the pedigree (0.2–0.8 s a breed, about a second for the whole extract, per worker " +
-          "at full scale): too long for each worker's start before /readyz (docs/decisions.md)"
+        "a (race, years) pair's first use runs its year figures, and a breed's its f_e, f_a over its ancestry (0.03–0.26 s per worker at full " +
+          "scale; the whole extract's year table 0.15 s, its f_e and f_a held from the load): every race spelling is a breed (359 242 on the hard " +
+          "extract), so no warm-up covers them, and each one warmed adds its time to every worker's start (docs/decisions.md)"
       ))
       .annotateMerge(example(({ race }) => ({
         url: `/v1/stats/genetique${race === undefined ? "" : `?race=${encodeURIComponent(race)}`}`,
@@ -120,7 +121,7 @@ export class GenetiqueApi extends HttpApiGroup.make("genetique")
       .annotateMerge(documented(genetiqueQuery))
       // Priced at a new (race, years) pair's first use, which any caller can cause by changing the years: a
       // selection and a scan of its rows, 8–38 ms of CPU for a breed at full scale (Trotteur Francais, the largest,
-      // all years: 38 ms), then kept (0.1 ms). Not priced: a breed's f_e/f_a, once per breed and thread (0.2–0.5 s);
+      // all years: 38 ms), then kept (0.1 ms). Not priced: a breed's f_e/f_a, once per breed and thread (0.03–0.26 s);
       // the whole extract's new pairs (13–200 ms), above what one unit-priced request may cost (the burst, 100 ms).
       .annotateMerge(executionCost(40))
       .annotateMerge(OpenApi.annotations({

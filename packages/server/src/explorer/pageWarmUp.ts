@@ -23,7 +23,7 @@ export const PAGE_WARM_UPS: { readonly [Kind in PageKind]: PageWarmUp } = {
   progeny: ({ id }) => ({ page: "progeny", url: progenyPath(id), id }),
   reproducteurs: ({ indice }) => ({ page: "reproducteurs", url: siresPath(indice === undefined ? [] : [["code", indice]]) }),
   genetique: {
-    notWarmed: "a breed's figures are /v1/stats/genetique's first use (0.2–0.8 s a breed per worker at full scale), too long before /readyz; " +
+    notWarmed: "a breed's figures are /v1/stats/genetique's first use (0.03–0.26 s a breed per worker at full scale), not warmed as that route is; " +
       "without race the page is a form"
   },
   accouplements: ({ data, mating }) => mating === undefined ? undefined : { page: "accouplements", url: matingsPath([["mere", idOf(data, mating.mere)]]) },
