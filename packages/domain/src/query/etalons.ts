@@ -46,11 +46,12 @@ export const etalons = (
 
 /**
  * F of the foal of `pere` × `mere` (rows) over all known generations, as the ranking gives it: a
- * test-mating page shows it beside the cut's F of `/v1/accouplements`.
+ * test-mating page shows it beside the cut's F of `/v1/accouplements`. An unrelated pair is told
+ * by the walk up his ancestry alone; a related one needs her row.
  */
 export const foalCoefficient = (data: DatasetData, pere: number, mere: number): number => {
-  const relatives = relativesOfRow(data, mere)
-  return isRelative(relatives, pere) ? relationshipAt(relationshipRowOf(data, relatives), pere) / 2 : 0
+  if (noRelativeOf(data, mere)(pere)) return 0
+  return relationshipAt(relationshipRowOf(data, relativesOfRow(data, mere)), pere) / 2
 }
 
 const maleCodes = (data: DatasetData): ReadonlyArray<number> => foldedCodes(data.sexe, foldValue("Male"))
