@@ -113,35 +113,37 @@ const rank = (
     const at = lowerBound(rows, row)
     return at < rows.length && rows[at] === row
   }
-  // a(mare, j): 0 for no relative of hers, else read from her row. Her relatives and her row are
-  // computed when first needed: until then a stallion is told unrelated by a walk up his own
-  // ancestry (a page of unrelated stallions needs neither).
-  const unrelated = noRelativeOf(data, mere)
+  const tie = tieOf(data)
+  // The page when it is made of stallions unrelated to the mare (coefficient 0), each told by a walk
+  // up his own ancestry: then neither her relatives nor her row are computed.
+  const need = offset + limite
+  const unrelatedPage = need > 0 ? unrelatedFirst(data, noRelativeOf(data, mere), candidate, need) : []
+  // a(mare, j) otherwise: 0 for no relative of hers (one bitset word), else read from her row, both
+  // computed on the first candidate asked about.
   let relatives: Relatives | undefined
   let row: RelationshipRow | undefined
-  const relativesNow = (): Relatives => (relatives ??= relativesOfRow(data, mere))
-  const related = (j: number): boolean => (relatives === undefined && unrelated(j) ? false : isRelative(relativesNow(), j))
-  const kinship = (j: number): number => (related(j) ? relationshipAt((row ??= relationshipRowOf(data, relativesNow())), j) : 0)
-  const tie = tieOf(data)
+  const kinship = (j: number): number => {
+    relatives ??= relativesOfRow(data, mere)
+    return isRelative(relatives, j) ? relationshipAt((row ??= relationshipRowOf(data, relatives)), j) : 0
+  }
 
   // Candidates the ranking counts: all but the mare, and those above coefficient_max (relatives alone can be).
   let total = count - (candidate(mere) ? 1 : 0)
   if (coefficient_max !== undefined) {
     for (let k = 0; k < count; k++) {
       const j = rows === undefined ? k : rows[k]
-      if (j !== mere && related(j) && kinship(j) / 2 > coefficient_max) total--
+      if (j !== mere && kinship(j) / 2 > coefficient_max) total--
     }
   }
 
-  const need = offset + limite
-  const ranked = (need > 0 ? unrelatedFirst(data, unrelated, candidate, need) : []) ?? heapRanked(rows, count, mere, need, coefficient_max, kinship, tie)
+  const ranked = unrelatedPage ?? heapRanked(rows, count, mere, need, coefficient_max, kinship, tie)
   const page = ranked.slice(offset)
   const parente = breedParente(data, mere, page)
   return {
     mere: { id: idOf(data, mere), nom: nomOf(data, mere), race: raceOf(data, mere), annee_naissance: anneeOf(data, mere) ?? null },
     donnees: page.map((row, k) => ({
       etalon: resume(data, row),
-      coefficient: kinship(row) / 2,
+      coefficient: unrelatedPage === undefined ? kinship(row) / 2 : 0,
       parente_moyenne: parente === null ? null : single(parente[k]),
       produits: produitsOf(data, row)
     })),
