@@ -44,7 +44,7 @@ export const ancestryOf = (pedigree: OrderedPedigree, members: ArrayLike<number>
     reached.add(pedigree.sire(v))
     reached.add(pedigree.dam(v))
   }
-  const { dam, ordered, rows, sire } = rankAnimals(pedigree, pedigree.generation, reached)
+  const { dam, ordered, rows, sire } = rankAnimals(pedigree, reached)
   const m = ordered.length
   // Local numbers in the order: rank -> local, then each animal's parents through it.
   const localOfRank = new Int32Array(m)

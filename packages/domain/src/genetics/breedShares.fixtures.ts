@@ -15,7 +15,6 @@ export const everyBreedHeld = (data: DatasetData) =>
     noYear: NO_YEAR,
     loadYear: 2003,
     pedigree: rowPedigree({ sire: data.links.pere.row, dam: data.links.mere.row }, data.genetics),
-    generation: data.genetics.longestLine,
     inbreeding: (row) => inbreedingOf(data.genetics, row),
     minAncestry: 0,
     minRecords: 1

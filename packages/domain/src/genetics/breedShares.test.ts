@@ -33,7 +33,7 @@ describe("the breeds' shares held by the Dataset", () => {
             continue
           }
           const F = (row: number) => inbreedingOf(data.genetics, row)
-          const expected = groupShares(pedigreeOf(data), data.genetics.longestLine, F, reference.rows)!
+          const expected = groupShares(pedigreeOf(data), F, reference.rows)!
           expect(breed).toEqual({ reference, meanInbreeding: meanOf(F, reference.rows), shares: expected })
           // Another set of spellings starting at the same code is another group (several breeds asked at once).
           expect(heldBreed(held, [...codes, dictionarySize(data.race.values)])).toBeUndefined()

@@ -64,7 +64,6 @@ export interface BreedSharesInput {
   readonly noYear: number
   readonly loadYear: number
   readonly pedigree: OrderedPedigree
-  readonly generation: ArrayLike<number>
   /** F of a row. */
   readonly inbreeding: (row: number) => number
   /** `HELD_ANCESTRY` and `HELD_RECORDS` unless given (a test holds every breed). */
@@ -84,7 +83,7 @@ export const breedSharesOf = (input: BreedSharesInput): BreedShares => {
     seen.add(codes[0])
     const reference = referencePopulation(input.year, input.noYear, rowsOfCodes(race, codes), input.loadYear)
     if (reference === null) continue
-    const shares = groupShares(input.pedigree, input.generation, input.inbreeding, reference.rows)
+    const shares = groupShares(input.pedigree, input.inbreeding, reference.rows)
     if (shares !== null && shares.values.length >= minAncestry) held.push({ codes, reference, shares })
   }
   held.sort((a, b) => a.codes[0] - b.codes[0])

@@ -50,13 +50,11 @@ export const compactRows = (rows: Uint32Array): Pick<GroupShares, "low" | "block
 }
 
 /**
- * The shares of the group `members` (distinct or not) in `pedigree`, `generation` being each
- * animal's longest line (a kept parent's is smaller) and `inbreeding` every animal's F (read once for
- * each animal of the group's ancestry); null for an empty group.
+ * The shares of the group `members` (distinct or not) in `pedigree`, `inbreeding` being every
+ * animal's F (read once for each animal of the group's ancestry); null for an empty group.
  */
 export const groupShares = (
   pedigree: OrderedPedigree,
-  generation: ArrayLike<number>,
   inbreeding: (row: number) => number,
   members: ArrayLike<number>
 ): GroupShares | null => {
@@ -71,7 +69,7 @@ export const groupShares = (
     reached.add(pedigree.sire(reached.at(at)))
     reached.add(pedigree.dam(reached.at(at)))
   }
-  const { dam, ordered, ranks, rows, sire } = rankAnimals(pedigree, generation, reached)
+  const { dam, ordered, ranks, rows, sire } = rankAnimals(pedigree, reached)
   const values = new Float64Array(rows.length)
   for (let k = 0; k < count; k++) values[bitRank(reached.bits, ranks, reached.at(k))] = 0.5 / count
 
@@ -112,11 +110,10 @@ const shareOf = ({ blocks, low, values }: GroupShares, v: number): number => {
  */
 export const meanCoancestryWith = (
   pedigree: OrderedPedigree,
-  generation: ArrayLike<number>,
   shares: GroupShares,
   animals: ArrayLike<number>
 ): Float64Array => {
-  const { dam, sire } = pedigree
+  const { dam, generation, sire } = pedigree
   const local = new Map<number, number>()
   const nodes: Array<number> = []
   const reach = (v: number): void => {

@@ -131,11 +131,11 @@ describe("population figures, random pedigrees", () => {
         const columns = geneticColumns(pedigree.parentage)
         const ordered = rowPedigree(pedigree.parentage, columns)
         const inbreeding = Float64Array.from(graph.node, (v) => F[v])
-        const shares = groupShares(ordered, columns.longestLine, (row) => inbreeding[row], rows)!
+        const shares = groupShares(ordered, (row) => inbreeding[row], rows)!
         // Every animal at once, and each alone (its own walk up).
         const all = parentsFirst(ordered)
-        const mean = meanCoancestryWith(ordered, columns.longestLine, shares, all)
-        const each = all.map((row) => meanCoancestryWith(ordered, columns.longestLine, shares, [row])[0])
+        const mean = meanCoancestryWith(ordered, shares, all)
+        const each = all.map((row) => meanCoancestryWith(ordered, shares, [row])[0])
         const table = coancestryTable(pedigree.birthSire, pedigree.birthDam)
         const birthOf = new Int32Array(pedigree.rowOf.length)
         pedigree.rowOf.forEach((row, b) => (birthOf[row] = b))

@@ -56,8 +56,9 @@ export interface RankedAnimals {
   readonly ordered: Int32Array
 }
 
-/** `reached` numbered by rank in `pedigree`, `generation` being each animal's longest line. */
-export const rankAnimals = (pedigree: OrderedPedigree, generation: ArrayLike<number>, reached: Reached): RankedAnimals => {
+/** `reached` numbered by rank in `pedigree`. */
+export const rankAnimals = (pedigree: OrderedPedigree, reached: Reached): RankedAnimals => {
+  const { generation } = pedigree
   const { bits, size } = reached
   const ranks = bitRanks(bits)
   const rows = new Uint32Array(size)

@@ -26,7 +26,7 @@ const rowOf = (parentage: Parentage, i: number): Float64Array => {
   const { longestLine } = columns
   const children = childrenOf(parentage)
   const pedigree = rowPedigree(parentage, columns)
-  const row = relationshipRow(pedigree, longestLine, relativesOf(pedigree, children, animalsWithChildren(children), i))
+  const row = relationshipRow(pedigree, relativesOf(pedigree, children, animalsWithChildren(children), i))
   return Float64Array.from(longestLine, (_, j) => relationshipAt(row, j))
 }
 
@@ -49,7 +49,7 @@ describe("relationshipRow", () => {
     const children = childrenOf(parentage)
     const pedigree = rowPedigree(parentage, columns)
     const relatives = relativesOf(pedigree, children, animalsWithChildren(children), 2)
-    const row = relationshipRow(pedigree, columns.longestLine, relatives)
+    const row = relationshipRow(pedigree, relatives)
     expect(Array.from(row.rows)).toEqual([0, 1, 2, 4])
     expect(Array.from(row.values)).toEqual([0.5, 0.5, 1, 0.5])
     expect([9, 10].map((j) => relationshipAt(row, j))).toEqual([0.25, 0.5])

@@ -170,11 +170,8 @@ export const relativesOf = (pedigree: OrderedPedigree, children: Postings, paren
   return { ancestors, held: held.subarray(0, size), marks }
 }
 
-/**
- * a(i, j) for every animal j of `pedigree`, i's `relatives` being `relativesOf` it; `generation`
- * is each animal's longest line (a kept parent's is smaller).
- */
-export const relationshipRow = (pedigree: OrderedPedigree, generation: ArrayLike<number>, relatives: Relatives): RelationshipRow => {
+/** a(i, j) for every animal j of `pedigree`, i's `relatives` being `relativesOf` it. */
+export const relationshipRow = (pedigree: OrderedPedigree, relatives: Relatives): RelationshipRow => {
   const { dam, sire } = pedigree
   const { ancestors: animals, held, marks } = relatives
   // i and its ancestors, numbered locally in the order met.
@@ -210,7 +207,7 @@ export const relationshipRow = (pedigree: OrderedPedigree, generation: ArrayLike
   // The held animals numbered by their rank among them.
   const reached = new Reached(pedigree.size, held.length)
   for (let at = 0; at < held.length; at++) reached.add(held[at])
-  const { dam: reachedDam, ordered, ranks, rows, sire: reachedSire } = rankAnimals(pedigree, generation, reached)
+  const { dam: reachedDam, ordered, ranks, rows, sire: reachedSire } = rankAnimals(pedigree, reached)
   const values = new Float64Array(rows.length)
   for (let v = 0; v < k; v++) values[bitRank(reached.bits, ranks, animals[graph.row[v]])] = up[v]
 

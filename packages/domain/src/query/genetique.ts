@@ -128,7 +128,7 @@ const sharesOf = (data: DatasetData, codes: ReadonlyArray<number>, breed: Breed)
   const key = breedKey(codes)
   const known = state.shares.get(key)
   if (known !== undefined) return known
-  const shares = groupShares(state.pedigree, data.genetics.longestLine, inbreedingByRow(data), breed.reference.rows)
+  const shares = groupShares(state.pedigree, inbreedingByRow(data), breed.reference.rows)
   if (shares === null) return null
   if (state.sharesKept + shares.values.length > SHARES_KEPT) {
     state.shares.clear()
@@ -176,7 +176,7 @@ export const noRelativeOf = (data: DatasetData, row: number): (j: number) => boo
 
 /** The row of the relationship matrix of the animal whose relatives are `relatives`, a(i, j) for every j. */
 export const relationshipRowOf = (data: DatasetData, relatives: Relatives): RelationshipRow =>
-  relationshipRow(stateOf(data).pedigree, data.genetics.longestLine, relatives)
+  relationshipRow(stateOf(data).pedigree, relatives)
 
 /**
  * The mean coancestry of each of `rows` with the reference population of `row`'s breed (the
@@ -187,7 +187,7 @@ export const breedParente = (data: DatasetData, row: number, rows: ArrayLike<num
   const codes = codesOfRow(data, row)
   if (codes === undefined) return null
   const shares = sharesOf(data, codes, breedOf(data, codes))
-  return shares === null ? null : meanCoancestryWith(stateOf(data).pedigree, data.genetics.longestLine, shares, rows)
+  return shares === null ? null : meanCoancestryWith(stateOf(data).pedigree, shares, rows)
 }
 
 /** `GET /v1/equides/{id}/genetique` of `row`. */
@@ -201,7 +201,7 @@ export const genetique = (data: DatasetData, row: number): Genetique => {
   const shares = codes === undefined || breed === undefined ? null : sharesOf(data, codes, breed)
   const parente = shares === null
     ? null
-    : single(meanCoancestryWith(stateOf(data).pedigree, data.genetics.longestLine, shares, [row])[0])
+    : single(meanCoancestryWith(stateOf(data).pedigree, shares, [row])[0])
   return {
     id: idOf(data, row),
     consanguinite: single(F),

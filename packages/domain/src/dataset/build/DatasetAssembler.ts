@@ -383,7 +383,6 @@ export class DatasetAssembler {
       noYear: NO_YEAR,
       loadYear: loadYear(provenance.ingestedAt),
       pedigree,
-      generation: genetics.longestLine,
       inbreeding: (row) => inbreedingOf(genetics, row)
     })
     const whole = referencePopulation(year, NO_YEAR, undefined, loadYear(provenance.ingestedAt))
