@@ -9,7 +9,7 @@
  * `ANCESTORS_MAX` are chosen, or until the unexplained share is below `UNEXPLAINED_MIN`.
  * f_a = 1 / Σ p_k² over the chosen ones.
  *
- * Computed over the members' ancestry (ancestry.ts: a subgraph numbered in the pedigree's order,
+ * Computed over the members' ancestry (ancestry.ts: a subgraph numbered parents first,
  * shared with f_e): contributions once (contributions.ts, shared with f_e too), then lowered along the chosen
  * ancestor's own ancestors at each choice; an explained share is computed when an ancestor is
  * examined, up its ancestors to the chosen ones. Since neither ever favours an ancestor again, the

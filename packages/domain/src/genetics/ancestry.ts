@@ -5,16 +5,16 @@
  * Verrier 1997, Genet. Sel. Evol. 29:5–23) walk the animals that matter to them and not the whole
  * registry, and share one collection.
  *
- * Collected by a walk up from the members (`Reached`: a bitset and a list), then numbered by
+ * Collected by a walk up from the members (`groupAndAncestors`), then numbered by
  * generation, ties by row (`rankAnimals`: a counting sort on the longest line over the animals
  * reached, stable over their rows ascending): the order in which f_a meets tied ancestors, the
  * older generation first, then file order. Nothing the size of the registry is kept: until issue
  * 27's memory target the walk followed a generation order held in the Dataset (4 bytes a record,
  * 17 MiB at 4.45 M), youngest first over every animal, even for a breed of a few hundred.
  */
-import { hasBit, setBit } from "../dataset/bits.ts"
+import { bitRank } from "../dataset/bits.ts"
 import type { OrderedPedigree } from "./ordered.ts"
-import { rankAnimals, Reached } from "./reachedAnimals.ts"
+import { groupAndAncestors, rankAnimals } from "./reachedAnimals.ts"
 
 export interface Ancestry {
   /** Animals of the ancestry by generation, ties by row (parents first). */
@@ -29,22 +29,8 @@ export interface Ancestry {
 }
 
 export const ancestryOf = (pedigree: OrderedPedigree, members: ArrayLike<number>): Ancestry => {
-  const reached = new Reached(pedigree.size, 2 * members.length)
-  const isMember = new Uint32Array(reached.bits.length)
-  let distinct = 0
-  for (let k = 0; k < members.length; k++) {
-    const v = members[k]
-    if (hasBit(isMember, v)) continue
-    setBit(isMember, v)
-    reached.add(v)
-    distinct++
-  }
-  for (let at = 0; at < reached.size; at++) {
-    const v = reached.at(at)
-    reached.add(pedigree.sire(v))
-    reached.add(pedigree.dam(v))
-  }
-  const { dam, ordered, rows, sire } = rankAnimals(pedigree, reached)
+  const { members: distinct, reached } = groupAndAncestors(pedigree, members)
+  const { dam, ordered, ranks, rows, sire } = rankAnimals(pedigree, reached)
   const m = ordered.length
   // Local numbers in the order: rank -> local, then each animal's parents through it.
   const localOfRank = new Int32Array(m)
@@ -58,7 +44,8 @@ export const ancestryOf = (pedigree: OrderedPedigree, members: ArrayLike<number>
     node[i] = rows[rank]
     localSire[i] = sire[rank] < 0 ? -1 : localOfRank[sire[rank]]
     localDam[i] = dam[rank] < 0 ? -1 : localOfRank[dam[rank]]
-    if (hasBit(isMember, rows[rank])) member[i] = 1
   }
+  // The group is the walk's first animals.
+  for (let k = 0; k < distinct; k++) member[localOfRank[bitRank(reached.bits, ranks, reached.at(k))]] = 1
   return { node, sire: localSire, dam: localDam, member, members: distinct }
 }

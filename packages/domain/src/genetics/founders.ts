@@ -7,7 +7,7 @@
  * parents unknown is a founder and keeps what it received; a node with one unknown parent passes
  * half to the known one, and the other half makes its unknown parent a founder of its own (a
  * phantom). f_e = 1 / Σ q_k² over the founders. Computed over the members' ancestry (ancestry.ts)
- * and from the contributions f_a starts from, both of which `statsGenetique` computes once.
+ * and from the contributions f_a starts from, both of which `diversityOf` computes once.
  */
 import { type Ancestry, ancestryOf } from "./ancestry.ts"
 import { geneContributions } from "./contributions.ts"

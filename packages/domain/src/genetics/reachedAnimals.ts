@@ -43,6 +43,23 @@ export class Reached {
   }
 }
 
+/**
+ * The group `members` (listed once each however often `members` lists them) and every ancestor of
+ * theirs through `pedigree`'s kept links, by a walk up: the group's `members` animals come first in
+ * the list, in the order listed.
+ */
+export const groupAndAncestors = (pedigree: OrderedPedigree, members: ArrayLike<number>): { readonly reached: Reached; readonly members: number } => {
+  const reached = new Reached(pedigree.size, 2 * members.length)
+  for (let k = 0; k < members.length; k++) reached.add(members[k])
+  const distinct = reached.size
+  for (let at = 0; at < reached.size; at++) {
+    const v = reached.at(at)
+    reached.add(pedigree.sire(v))
+    reached.add(pedigree.dam(v))
+  }
+  return { reached, members: distinct }
+}
+
 /** The reached animals numbered by rank. */
 export interface RankedAnimals {
   /** `bitRanks` of the bitset: an animal's rank at one word. */
