@@ -2,9 +2,11 @@
  * The whole registry's genetics as served (issue 27, design §6): `GET /v1/equides/{id}/genetique`
  * (one horse's columns, its breed's reference population and its mean coancestry with it) and
  * `GET /v1/stats/genetique` (a breed's inbreeding by birth year, its reference population's founders
- * and ancestors). The per-record columns are the Dataset's (`DatasetData.genetics`); what a breed
- * needs beyond them (one indirect pass, f_e, f_a) is computed on first use in the thread that
- * answers (a query worker) and kept there.
+ * and ancestors), and the mare's relatives and row of A the stallion ranking reads (etalons.ts).
+ * The per-record columns are the Dataset's (`DatasetData.genetics`), and so are the large breeds'
+ * shares and the whole extract's founders and ancestors; what a breed needs beyond them (its
+ * shares when small, its f_e and f_a) is computed on first use in the thread that answers (a
+ * query worker) and kept there.
  */
 import { Result } from "effect"
 import { dictionaryValue, postingsCount } from "../dataset/columns.ts"
@@ -159,7 +161,6 @@ export const breedReference = (data: DatasetData, row: number): Genetique["refer
   return referenceOf(data, row, codes === undefined ? undefined : breedOf(data, codes))
 }
 
-/** The rows as a pedigree, in the Dataset's generation order. */
 /** `row`'s relatives over the thread's pedigree (relationshipRow.ts). */
 export const relativesOfRow = (data: DatasetData, row: number): Relatives => {
   const state = stateOf(data)
