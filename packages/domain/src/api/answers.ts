@@ -13,7 +13,7 @@ import type { QueryResult } from "../query/errors.ts"
 import { resolveCodes, resolveFilters } from "../query/filters.ts"
 import { FILTER_PARAMETERS } from "../vocabulary.ts"
 import { DEFAULT_LIMITE, DEFAULT_TRI, listPage, paginationLinks } from "../query/paginate.ts"
-import { anneeOf, equide, idOf, nomOf, raceOf, resume, sexeOf } from "../query/record.ts"
+import { equide, identityOf, resume } from "../query/record.ts"
 import { DEFAULT_REPARTITION_DIMENSION, repartition } from "../query/repartition.ts"
 import { statistiquesDescendance } from "../query/progenyStats.ts"
 import { reproducteurs } from "../query/reproducteurs.ts"
@@ -129,17 +129,7 @@ export const suggestAnswer = (data: DatasetData, query: SearchQuery): QueryResul
   })
 
 const suggestions = (data: DatasetData, q: string, limite: number, sexes: ReadonlyArray<number> | undefined): Suggestions => {
-  const resultats = suggest(data, q, limite, undefined, sexes).map(({ row, score }): Suggestion => {
-    const annee = anneeOf(data, row)
-    return {
-      id: idOf(data, row),
-      nom: nomOf(data, row),
-      race: raceOf(data, row),
-      sexe: sexeOf(data, row),
-      ...(annee === undefined ? {} : { annee_naissance: annee }),
-      score
-    }
-  })
+  const resultats = suggest(data, q, limite, undefined, sexes).map(({ row, score }): Suggestion => ({ ...identityOf(data, row), score }))
   return { q, limite, resultats }
 }
 

@@ -13,7 +13,7 @@ import { parentReference } from "./descendance.ts"
 import { retainedIndex } from "./indexValue.ts"
 import { memoPer } from "./memo.ts"
 import { entryRow, entryValue, groupOf, groupSummary } from "./progenyColumns.ts"
-import { idOf, nomOf, raceOf, sexeOf } from "./record.ts"
+import { identityOf } from "./record.ts"
 import { topByFrequency } from "./referential.ts"
 
 /** Offspring listed per code. */
@@ -43,17 +43,8 @@ const countDistinct = (data: DatasetData, each: (visit: (row: number) => void) =
 }
 
 const meilleur = (data: DatasetData, row: number, valeur: number, code: string): MeilleurProduit => {
-  const year = data.year[row]
   const annee = retainedIndex(performancesAt(data.performances, row), code)?.index.annee
-  return {
-    id: idOf(data, row),
-    nom: nomOf(data, row),
-    race: raceOf(data, row),
-    sexe: sexeOf(data, row),
-    ...(year === NO_YEAR ? {} : { annee_naissance: year }),
-    valeur,
-    ...(annee === undefined ? {} : { annee })
-  }
+  return { ...identityOf(data, row), valeur, ...(annee === undefined ? {} : { annee }) }
 }
 
 export const statistiquesDescendance = (data: DatasetData, row: number): StatistiquesDescendance => {

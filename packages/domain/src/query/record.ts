@@ -92,10 +92,20 @@ export const findEquide = (data: DatasetData, idText: string): number | undefine
 }
 
 /** Summary of one row (list rows, default view). */
+/** Who `row` is, as a list row, a suggestion and a best offspring begin: id, nom, race, sexe, and the birth year when known. */
+export const identityOf = (data: DatasetData, row: number): Pick<Resume, "id" | "nom" | "race" | "sexe" | "annee_naissance"> => {
+  const annee = anneeOf(data, row)
+  return {
+    id: idOf(data, row),
+    nom: nomOf(data, row),
+    race: raceOf(data, row),
+    sexe: sexeOf(data, row),
+    ...(annee === undefined ? {} : { annee_naissance: annee })
+  }
+}
+
 export const resume = (data: DatasetData, row: number): Resume => {
-  const out: Mutable<Resume> = { id: idOf(data, row), nom: nomOf(data, row), race: raceOf(data, row), sexe: sexeOf(data, row) }
-  const year = data.year[row]
-  if (year !== NO_YEAR) out.annee_naissance = year
+  const out: Mutable<Resume> = identityOf(data, row)
   const robe = data.robe.codes[row]
   if (robe !== 0) out.robe = dictionaryValue(data.robe.values, robe)
   return out
