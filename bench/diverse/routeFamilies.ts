@@ -66,7 +66,7 @@ export const routeFamilies = (
       const ids = shuffle(rng, ofRole(drawn)).slice(0, options.size)
       const which = `every sampled ${drawn === "mere" ? "dam" : "sire"} once`
       // The plain URI's, then one family per named request of the plan, its query added to each.
-      const named = (plan.requests ?? []).flatMap((request) => request.name === undefined ? [] : [request])
+      const named = (plan.requests ?? []).filter((request) => request.name !== undefined)
       return [{}, ...named].map((request: BenchRequest) => ({
         name: request.name === undefined ? name : `${name} ${request.name}`,
         route,

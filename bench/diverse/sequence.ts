@@ -23,7 +23,7 @@ export interface Pause {
 }
 
 /** What opens the connection, unrecorded. */
-export const OPENING_PATH = "/healthz"
+const OPENING_PATH = "/healthz"
 
 export const runSequence = async (baseUrl: string, paths: ReadonlyArray<string>, duration: number, pause?: Pause): Promise<Array<Executed>> => {
   const agent = oneConnection()

@@ -14,36 +14,12 @@
  */
 import type { ReleaseInfo } from "../release.ts"
 
-
-const seedLanes = (text: string): readonly [number, number] => {
-  let h1 = 0xdeadbeef
-  let h2 = 0x41c6ce57
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    h1 = Math.imul(h1 ^ c, 2654435761)
-    h2 = Math.imul(h2 ^ c, 1597334677)
-  }
-  return [h1, h2]
-}
-
 /** The character codes of the hexadecimal digits, lowercase. */
 const HEX_CODES = Uint8Array.from("0123456789abcdef", (digit) => digit.charCodeAt(0))
 
 /** The code of the hexadecimal digit of `n` at bit `shift` (28 for the first of eight). */
 const digit = (n: number, shift: number): number => HEX_CODES[(n >>> shift) & 0xf]!
 
-/**
- * An ETag maker for one dataset served by one release: `(uri, coding, variant)` → a strong ETag
- * (`"<16 hex digits>"`). `variant` tells apart representations of one URI chosen by other request
- * headers (`html` for `GET /` served as a page; empty otherwise).
- *
- * The ETag is computed for every request on the server's thread, so it allocates one string, the
- * ETag itself: the coding and the variant are hashed where they are (no `\0coding\0variant`
- * string), and the 18 characters are written by one `String.fromCharCode` (its digits by a
- * table, not `Number.prototype.toString(16)`, whose radix conversion cost about 500 ns for a lane
- * above 2^31). Concatenating hexadecimal pairs made seven intermediate strings, about 300 bytes a
- * request (`docs/decisions.md`).
- */
 /** The hash's two lanes while an ETag is made (one array for the module: no allocation a request). */
 const lanes = new Int32Array(2)
 
@@ -64,8 +40,25 @@ const mixInto = (text: string, separated: boolean): void => {
   lanes[1] = h2
 }
 
+/**
+ * An ETag maker for one dataset served by one release: `(uri, coding, variant)` → a strong ETag
+ * (`"<16 hex digits>"`). `variant` tells apart representations of one URI chosen by other request
+ * headers (`html` for `GET /` served as a page; empty otherwise).
+ *
+ * The ETag is computed for every request on the server's thread, so it allocates one string, the
+ * ETag itself: the coding and the variant are hashed where they are (no `\0coding\0variant`
+ * string), and the 18 characters are written by one `String.fromCharCode` (its digits by a
+ * table, not `Number.prototype.toString(16)`, whose radix conversion cost about 500 ns for a lane
+ * above 2^31). Concatenating hexadecimal pairs made seven intermediate strings, about 300 bytes a
+ * request (`docs/decisions.md`).
+ */
 export const makeEtagger = (fingerprint: string, ingestedAt: string, release: ReleaseInfo) => {
-  const [s1, s2] = seedLanes(`${fingerprint}\u0000${ingestedAt}\u0000${release.version}\u0000${release.build}\u0000`)
+  // cyrb53's seeds, then the fingerprint and the release: the lanes every ETag starts from.
+  lanes[0] = 0xdeadbeef
+  lanes[1] = 0x41c6ce57
+  mixInto(`${fingerprint}\u0000${ingestedAt}\u0000${release.version}\u0000${release.build}\u0000`, false)
+  const s1 = lanes[0]
+  const s2 = lanes[1]
   return (uri: string, coding: string, variant: string): string => {
     lanes[0] = s1
     lanes[1] = s2

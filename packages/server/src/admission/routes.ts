@@ -60,7 +60,7 @@ const isPlainPath = (path: string): boolean => {
  * Any other path, and a template of the prefix shadowed by a static one, is the router's.
  */
 export const templateFinder = (router: FindMyWay.Router<string>): (path: string) => string | undefined => {
-  const statics = new Map(SERVED.filter((path) => !path.includes(":")).map((path) => [path, path]))
+  const statics: ReadonlySet<string> = new Set(SERVED.filter((path) => !path.includes(":")))
   const lastSegment = /^([^:]*\/):[A-Za-z_]+$/
   const prefixes: Array<string> = []
   const templates: Array<string> = []
@@ -73,8 +73,7 @@ export const templateFinder = (router: FindMyWay.Router<string>): (path: string)
   const routed = (path: string): string | undefined => router.find("GET", path)?.handler
   return (path) => {
     if (!isPlainPath(path)) return routed(path)
-    const fixed = statics.get(path)
-    if (fixed !== undefined) return fixed
+    if (statics.has(path)) return path
     const last = path.lastIndexOf("/") + 1
     if (last === path.length || path.length - last > MAX_PARAM_LENGTH) return routed(path)
     for (let i = 0; i < prefixes.length; i++) {

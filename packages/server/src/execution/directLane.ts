@@ -150,8 +150,10 @@ export const makeDirectLane = (data: DatasetData): DirectLane => {
   }
   // The lane's first use (issue 24, item 6): each lookup answered now, before the server listens,
   // in the passes of the workers' warm-up, on what a request meets (`laneWarmUp`).
+  // Drawn once: its subject is a pass over every record (`exampleSubject`).
+  const warmUps = laneWarmUp(data)
   for (let pass = 0; pass < WARM_UP_PASSES; pass++) {
-    for (const [route, url] of laneWarmUp(data)) answerers[route](url)
+    for (const [route, url] of warmUps) answerers[route](url)
   }
   // Another method on a served path is the router's 405.
   return (method, route, url) =>

@@ -81,6 +81,8 @@ layer(testServer(fromRecords(FAMILY, LOADED_2025)))("explorer routes", (it) => {
       assert.strictEqual(bare.headers["location"], "/explorer/")
       const browser = yield* raw("/", { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } })
       assert.include(text(browser.body), "role=\"combobox\"")
+      // The home's box suggests any horse.
+      assert.notInclude(text(browser.body), "data-sexe")
       assert.strictEqual(browser.headers["content-security-policy"], CSP)
       const home = yield* raw("/explorer/")
       assert.strictEqual(text(home.body), text(browser.body))
@@ -143,6 +145,8 @@ layer(testServer(fromRecords(FAMILY, LOADED_2025)))("explorer routes", (it) => {
       // Picked by name with the home's combobox, which writes her id into the form's field.
       assert.include(page, `role="combobox"`)
       assert.include(page, `data-fill="f-mere"`)
+      // It suggests mares only (the browser test, skipped without chromium, sees the request's sexe).
+      assert.include(page, `data-sexe="Femelle"`)
       assert.include(page, `value="ÉCLAIR DU BOIS" type="text"`)
       assert.include(page, `<script src="${assetUrl(SCRIPT)}" defer></script>`)
       // Every foal's F drawn as a bar; her half-brother's foal 12.5 %, her sire's 25 %.

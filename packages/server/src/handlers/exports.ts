@@ -39,11 +39,10 @@ export const ExportHandlers = HttpApiBuilder.group(
         const pacer = new Pacer(gatekeeper.quota, caller, rateLimitRate, realClock)
         const body = exportBody(data, rows, format, pacer, new AbortController().signal)
         const { coding } = negotiateUncached(request.headers["accept-encoding"])
-        return coding === "identity"
-          ? HttpServerResponse.stream(Stream.fromAsyncIterable(body, (error) => error), { headers: head.headers })
-          : HttpServerResponse.stream(Stream.fromAsyncIterable(compressedBody(body, coding), (error) => error), {
-            headers: { ...head.headers, "content-encoding": coding }
-          })
+        const [sent, headers] = coding === "identity"
+          ? [body, head.headers]
+          : [compressedBody(body, coding), { ...head.headers, "content-encoding": coding }]
+        return HttpServerResponse.stream(Stream.fromAsyncIterable(sent, (error) => error), { headers })
       })).handle("equidesParquet", () =>
       Effect.map(Effect.promise(parquetOf), (file) =>
         HttpServerResponse.stream(Stream.fromAsyncIterable(createReadStream(file.path), (error) => error), {
