@@ -12,6 +12,7 @@
  */
 import { performance } from "node:perf_hooks"
 import { ancestorContributions } from "../packages/domain/src/genetics/ancestors.ts"
+import { ancestryOf } from "../packages/domain/src/genetics/ancestry.ts"
 import { founderContributions } from "../packages/domain/src/genetics/founders.ts"
 import { generationsOf } from "../packages/domain/src/genetics/generations.ts"
 import { inbreedingCoefficients } from "../packages/domain/src/genetics/inbreeding.ts"
@@ -120,9 +121,9 @@ const t4 = performance.now()
 const rows = rowPedigree({ sire, dam }, { longestLine: lineByRow, droppedLinks: graph.droppedLinks })
 const shares = groupShares(rows, (row) => inbreedingByRow[row], reference)
 const t5 = performance.now()
-const fe = founderContributions(rows, reference)
+const fe = founderContributions(ancestryOf(rows, reference))
 const t6 = performance.now()
-const fa = ancestorContributions(rows, reference)
+const fa = ancestorContributions(ancestryOf(rows, reference))
 const t7 = performance.now()
 
 let inbred = 0

@@ -16,9 +16,8 @@
  * choice is a lazy greedy over a heap: a few ancestor walks per choice instead of two passes over
  * the whole ancestry (which took minutes for a whole registry).
  */
-import { type Ancestry, ancestryOf } from "./ancestry.ts"
+import type { Ancestry } from "./ancestry.ts"
 import { geneContributions } from "./contributions.ts"
-import type { OrderedPedigree } from "./ordered.ts"
 
 export const ANCESTORS_MAX = 1000
 export const UNEXPLAINED_MIN = 0.001
@@ -47,10 +46,9 @@ export interface AncestorContributions {
   readonly explained: number
 }
 
+/** f_a over the reference population's `ancestry` (ancestry.ts). */
 export const ancestorContributions = (
-  pedigree: OrderedPedigree,
-  members: ArrayLike<number>,
-  ancestry: Ancestry = ancestryOf(pedigree, members),
+  ancestry: Ancestry,
   /** Contributions with no cut yet (contributions.ts), left as they are. */
   initial: Float64Array = geneContributions(ancestry)
 ): AncestorContributions => {

@@ -38,8 +38,8 @@ export interface Diversity {
 export const diversityOf = (pedigree: OrderedPedigree, year: Int32Array, noYear: number, members: ArrayLike<number>): Diversity => {
   const ancestry = ancestryOf(pedigree, members)
   const contributions = geneContributions(ancestry)
-  const founders = founderContributions(pedigree, members, ancestry, contributions)
-  const ancestors = ancestorContributions(pedigree, members, ancestry, contributions)
+  const founders = founderContributions(ancestry, contributions)
+  const ancestors = ancestorContributions(ancestry, contributions)
   return {
     founders: founders.effective,
     ancestors: ancestors.effective,

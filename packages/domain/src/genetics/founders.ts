@@ -9,9 +9,8 @@
  * phantom). f_e = 1 / Σ q_k² over the founders. Computed over the members' ancestry (ancestry.ts)
  * and from the contributions f_a starts from, both of which `diversityOf` computes once.
  */
-import { type Ancestry, ancestryOf } from "./ancestry.ts"
+import type { Ancestry } from "./ancestry.ts"
 import { geneContributions } from "./contributions.ts"
-import type { OrderedPedigree } from "./ordered.ts"
 
 export interface FounderContributions {
   /** f_e; null for an empty reference population. */
@@ -20,10 +19,9 @@ export interface FounderContributions {
   readonly founders: number
 }
 
+/** f_e over the reference population's `ancestry` (ancestry.ts). */
 export const founderContributions = (
-  pedigree: OrderedPedigree,
-  members: ArrayLike<number>,
-  ancestry: Ancestry = ancestryOf(pedigree, members),
+  ancestry: Ancestry,
   contributions: Float64Array = geneContributions(ancestry)
 ): FounderContributions => {
   const { dam, members: count, sire } = ancestry

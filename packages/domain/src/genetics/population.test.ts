@@ -31,16 +31,16 @@ describe("founders, ancestors and the generation interval, by hand", () => {
   const reference = [5, 6]
 
   it("f_e: 0, 1, 3, 4 hold 1/4 each", () => {
-    expect(founderContributions(graph, reference)).toEqual({ effective: 4, founders: 4 })
+    expect(founderContributions(ancestryOf(graph, reference))).toEqual({ effective: 4, founders: 4 })
   })
 
   it("an unknown parent is a founder of its own (a phantom)", () => {
     // 1 = 0 × ?: the reference {1} owes half to 0 and half to the phantom.
-    expect(founderContributions(graphOf([[-1, -1], [0, -1]]), [1])).toEqual({ effective: 2, founders: 2 })
+    expect(founderContributions(ancestryOf(graphOf([[-1, -1], [0, -1]]), [1]))).toEqual({ effective: 2, founders: 2 })
   })
 
   it("f_a: A (1/2) explains its parents, then 3 and 4 (1/4 each)", () => {
-    const result = ancestorContributions(graph, reference)
+    const result = ancestorContributions(ancestryOf(graph, reference))
     expect(result.chosen.map(({ contribution, node }) => [node, contribution])).toEqual([[2, 0.5], [3, 0.25], [4, 0.25]])
     expect(result.explained).toBe(1)
     expect(result.effective).toBe(1 / (0.25 + 0.0625 + 0.0625))
@@ -171,7 +171,7 @@ describe("population figures, random pedigrees", () => {
       fc.property(withReference(30), ({ members, pedigree }) => {
         const rows = rowsOf(pedigree.parentage)
         const reference = referenceRows(pedigree, members)
-        const result = ancestorContributions(rows, reference)
+        const result = ancestorContributions(ancestryOf(rows, reference))
         const naive = naiveAncestors(rows, reference)
         expect(result.chosen.map(({ node }) => node)).toEqual(naive.chosen)
         const squares = naive.contributions.reduce((sum, p) => sum + p * p, 0)
@@ -203,8 +203,8 @@ describe("population figures, random pedigrees", () => {
     for (let k = 0; k < 3; k++) foal(0, founder())
     for (let k = 0; k < 3; k++) foal(founder(), 1)
     const graph = graphOf(parents)
-    expect(founderContributions(graph, reference)).toEqual({ effective: expect.closeTo(7, 12), founders: 16 })
-    const ancestors = ancestorContributions(graph, reference)
+    expect(founderContributions(ancestryOf(graph, reference))).toEqual({ effective: expect.closeTo(7, 12), founders: 16 })
+    const ancestors = ancestorContributions(ancestryOf(graph, reference))
     expect(ancestors.effective).toBeCloseTo(49 / 6, 12)
     expect(ancestors.chosen.slice(0, 3).map(({ contribution, node }) => [node, contribution])).toEqual([
       [2, expect.closeTo(2 / 7, 12)],
@@ -220,8 +220,8 @@ describe("population figures, random pedigrees", () => {
     const dam = [-1, 0, 0, 1, 2, 4, -1, 5, 6, 7, 8, 9, 11, -1, 12, 13, 14, -1, 16, -1, 18, -1, 20, -1, 22, -1, 24, -1, 26, -1]
     const graph = graphOf(sire.map((s, b) => [s, dam[b]] as const))
     const reference = sire.flatMap((s, b) => (s >= 0 && dam[b] >= 0 ? [b] : []))
-    const fe = founderContributions(graph, reference).effective!
-    const fa = ancestorContributions(graph, reference).effective!
+    const fe = founderContributions(ancestryOf(graph, reference)).effective!
+    const fa = ancestorContributions(ancestryOf(graph, reference)).effective!
     expect(fe).toBeCloseTo(2.0573, 4)
     expect(fa).toBeCloseTo(2.0773, 4)
   })
@@ -295,7 +295,7 @@ describe("population figures, random pedigrees", () => {
         const birthOf = new Map(Array.from(pedigree.rowOf, (row, b) => [row, b]))
         for (const row of rows) climb(birthOf.get(row)!, 1 / rows.length)
         const naive = 1 / [...shares.values()].reduce((sum, q) => sum + q * q, 0)
-        const { effective, founders } = founderContributions(rowsOf(pedigree.parentage), rows)
+        const { effective, founders } = founderContributions(ancestryOf(rowsOf(pedigree.parentage), rows))
         expect(Math.abs(effective! - naive)).toBeLessThanOrEqual(1e-9 * naive)
         expect(founders).toBe(shares.size)
       }),
