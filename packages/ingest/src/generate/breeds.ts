@@ -24,9 +24,12 @@ interface BreedSpec {
   readonly parentage: number
   /**
    * How closely the breed breeds, in [0, 1]: it grades the share of foals (with a known dam) whose
-   * sire is one of the dam's relatives (`kinMatingShare` in kinship.ts): a closed stud book with a
-   * few dominant lines (Arabe, the trotters, the draught breeds) breeds closer than the open
-   * sport-horse books.
+   * sire is one of the dam's relatives (`kinMatingShare` in kinship.ts) and, above all, how short
+   * the loops of its line breeding are (`shortestLoopOf`). Set so that the recent foals' mean F of
+   * the main breeds is near what the registry prints as the breed's reference (IFCE: Trotteur
+   * Francais 3.77, Arabe 2.87, Haflinger 2.70, Connemara 2.54, Selle Francais 1.26, Pur Sang 1.21,
+   * Anglo-Arabe 1.14 %): a closed stud book with a few dominant lines breeds closer than the open
+   * sport-horse books; a small breed drifts on its own (the ponies).
    */
   readonly kinship: number
   /** Breeds a sire (dam) is taken from, with their relative affinity. */
@@ -41,15 +44,15 @@ interface BreedSpec {
 
 const SPECS: ReadonlyArray<BreedSpec> = [
   {
-    key: "TF", label: "Trotteur Francais", code: "TF", weight: 22, kind: "trot", parentage: 0.99, kinship: 0.7,
+    key: "TF", label: "Trotteur Francais", code: "TF", weight: 22, kind: "trot", parentage: 0.99, kinship: 0.8,
     sires: [["TF", 1], ["TETF", 0.06]], dams: [["TF", 1]], french: true, countries: [], foreign: 0
   },
   {
-    key: "PS", label: "Pur Sang", code: "PS", weight: 12.5, kind: "gallop", parentage: 0.98, kinship: 0.45,
+    key: "PS", label: "Pur Sang", code: "PS", weight: 12.5, kind: "gallop", parentage: 0.98, kinship: 0.35,
     sires: [["PS", 1]], dams: [["PS", 1]], french: false, countries: ["GB", "IRL", "USA", "GER"], foreign: 0.3
   },
   {
-    key: "SF", label: "Selle Francais", code: "SF", weight: 14, kind: "sport", parentage: 0.97, kinship: 0.3,
+    key: "SF", label: "Selle Francais", code: "SF", weight: 14, kind: "sport", parentage: 0.97, kinship: 0.4,
     sires: [["SF", 1], ["PS", 0.1], ["AA", 0.08], ["OES", 0.15], ["SBS", 0.1], ["RI", 0.03]],
     dams: [["SF", 1], ["AA", 0.1], ["PS", 0.08], ["OES", 0.08], ["CS", 0.12]],
     french: true, countries: [], foreign: 0
@@ -65,17 +68,17 @@ const SPECS: ReadonlyArray<BreedSpec> = [
     dams: [["CS", 1], ["ONC", 0.3], ["SF", 0.3], ["OES", 0.1]], french: true, countries: [], foreign: 0
   },
   {
-    key: "PFS", label: "Poney Francais De Selle", code: "PFS", weight: 4.5, kind: "pony", parentage: 0.9, kinship: 0.45,
+    key: "PFS", label: "Poney Francais De Selle", code: "PFS", weight: 4.5, kind: "pony", parentage: 0.9, kinship: 0.0,
     sires: [["PFS", 1], ["CONNEMARA", 0.2], ["WELSH", 0.2], ["AR", 0.04]],
     dams: [["PFS", 1], ["CONNEMARA", 0.2], ["WELSH", 0.3], ["SHETLAND", 0.05]], french: true, countries: [],
     foreign: 0
   },
   {
-    key: "AR", label: "Arabe", code: "AR", weight: 3.5, kind: "arab", parentage: 0.97, kinship: 0.9,
+    key: "AR", label: "Arabe", code: "AR", weight: 3.5, kind: "arab", parentage: 0.97, kinship: 0.7,
     sires: [["AR", 1]], dams: [["AR", 1]], french: false, countries: ["POL", "EGY", "USA", "GB"], foreign: 0.15
   },
   {
-    key: "AA", label: "Anglo-Arabe", code: "AA", weight: 2.5, kind: "sport", parentage: 0.97, kinship: 0.45,
+    key: "AA", label: "Anglo-Arabe", code: "AA", weight: 2.5, kind: "sport", parentage: 0.97, kinship: 0.25,
     sires: [["AA", 1], ["PS", 0.4], ["AR", 0.3]], dams: [["AA", 1], ["AR", 0.3], ["PS", 0.2]], french: true,
     countries: [], foreign: 0
   },
@@ -104,11 +107,11 @@ const SPECS: ReadonlyArray<BreedSpec> = [
     sires: [["RI", 1], ["PS", 0.3]], dams: [["RI", 1]], french: false, countries: ["IRL"], foreign: 0.8
   },
   {
-    key: "CONNEMARA", label: "Connemara", code: "PFS", weight: 1.2, kind: "pony", parentage: 0.8, kinship: 0.55,
+    key: "CONNEMARA", label: "Connemara", code: "PFS", weight: 1.2, kind: "pony", parentage: 0.8, kinship: 0.5,
     sires: [["CONNEMARA", 1]], dams: [["CONNEMARA", 1]], french: false, countries: ["IRL"], foreign: 0.3
   },
   {
-    key: "WELSH", label: "Welsh", code: "PFS", weight: 1.2, kind: "pony", parentage: 0.8, kinship: 0.55,
+    key: "WELSH", label: "Welsh", code: "PFS", weight: 1.2, kind: "pony", parentage: 0.8, kinship: 0.5,
     sires: [["WELSH", 1]], dams: [["WELSH", 1]], french: false, countries: ["GB"], foreign: 0.3
   },
   {
@@ -116,19 +119,19 @@ const SPECS: ReadonlyArray<BreedSpec> = [
     sires: [["SHETLAND", 1]], dams: [["SHETLAND", 1]], french: false, countries: ["GB", "NED"], foreign: 0.2
   },
   {
-    key: "COMTOIS", label: "Comtois", code: "ONC", weight: 1.5, kind: "draft", parentage: 0.85, kinship: 0.65,
+    key: "COMTOIS", label: "Comtois", code: "ONC", weight: 1.5, kind: "draft", parentage: 0.85, kinship: 0.55,
     sires: [["COMTOIS", 1]], dams: [["COMTOIS", 1]], french: true, countries: [], foreign: 0
   },
   {
-    key: "BRETON", label: "Breton", code: "ONC", weight: 1.2, kind: "draft", parentage: 0.85, kinship: 0.65,
+    key: "BRETON", label: "Breton", code: "ONC", weight: 1.2, kind: "draft", parentage: 0.85, kinship: 0.55,
     sires: [["BRETON", 1]], dams: [["BRETON", 1]], french: true, countries: [], foreign: 0
   },
   {
-    key: "PERCHERON", label: "Percheron", code: "ONC", weight: 0.6, kind: "draft", parentage: 0.8, kinship: 0.65,
+    key: "PERCHERON", label: "Percheron", code: "ONC", weight: 0.6, kind: "draft", parentage: 0.8, kinship: 0.55,
     sires: [["PERCHERON", 1]], dams: [["PERCHERON", 1]], french: true, countries: [], foreign: 0
   },
   {
-    key: "COB", label: "Cob Normand", code: "ONC", weight: 0.6, kind: "draft", parentage: 0.8, kinship: 0.65,
+    key: "COB", label: "Cob Normand", code: "ONC", weight: 0.6, kind: "draft", parentage: 0.8, kinship: 0.55,
     sires: [["COB", 1]], dams: [["COB", 1]], french: true, countries: [], foreign: 0
   },
   {
@@ -140,11 +143,11 @@ const SPECS: ReadonlyArray<BreedSpec> = [
     sires: [["QH", 1]], dams: [["QH", 1]], french: false, countries: ["USA"], foreign: 0.6
   },
   {
-    key: "HAFLINGER", label: "Haflinger", code: "ONC", weight: 0.5, kind: "leisure", parentage: 0.7, kinship: 0.55,
+    key: "HAFLINGER", label: "Haflinger", code: "ONC", weight: 0.5, kind: "leisure", parentage: 0.7, kinship: 0.45,
     sires: [["HAFLINGER", 1]], dams: [["HAFLINGER", 1]], french: false, countries: ["AUT"], foreign: 0.3
   },
   {
-    key: "FRISON", label: "Frison", code: "OES", weight: 0.4, kind: "baroque", parentage: 0.7, kinship: 0.75,
+    key: "FRISON", label: "Frison", code: "OES", weight: 0.4, kind: "baroque", parentage: 0.7, kinship: 0.55,
     sires: [["FRISON", 1]], dams: [["FRISON", 1]], french: false, countries: ["NED"], foreign: 0.6
   },
   {

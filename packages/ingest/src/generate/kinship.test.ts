@@ -2,21 +2,24 @@ import { describe, expect, it } from "@effect/vitest"
 import { foalInbreeding } from "@equides/domain"
 import { BREEDS } from "./breeds.ts"
 import { generatePopulation } from "./generateExtract.ts"
-import { StudBook } from "./kinship.ts"
+import { shortestLoopOf, StudBook } from "./kinship.ts"
 import { Rng } from "./prng.ts"
 
 describe("matings between relatives", () => {
   it("a related sire always shares an ancestor with the dam, and has a breeding age", () => {
-    const { count, dam, sire, year } = generatePopulation({ seed: 7, count: 5000 })
-    // A stud book replayed over the generated graph: every stallion-age male is registered as his sire's son.
+    const { breed, count, dam, sire, year } = generatePopulation({ seed: 7, count: 5000 })
+    // A stud book replayed over the generated graph: every record is its parents' child, every male stands at stud.
     const book = new StudBook(sire, dam, year)
-    for (let i = 0; i < count; i++) if (sire[i] >= 0 && sire[i] < count) book.addStallion(i, sire[i])
+    for (let i = 0; i < count; i++) {
+      book.addChild(i)
+      book.addStallion(i)
+    }
     const rng = new Rng(7, 0, 0x99)
     let found = 0
     for (let mare = 0; mare < count; mare++) {
       if (dam[mare] < 0 && sire[mare] < 0) continue
       const born = year[mare] + 8
-      const stallion = book.relatedSire(mare, born, [3, 25], rng)
+      const stallion = book.relatedSire(mare, born, [3, 25], shortestLoopOf(BREEDS[breed[mare]].kinship), rng)
       if (stallion < 0) continue
       found++
       expect(born - year[stallion]).toBeGreaterThanOrEqual(3)

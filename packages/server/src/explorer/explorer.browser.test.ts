@@ -4,7 +4,7 @@
  * error, no horizontal scrolling at 390 and 1280 px, and no serious or critical axe violation.
  * One screenshot per page type goes to `test-output/screenshots/` (ignored by git).
  *
- * The sample is generated (seed 1): HALLEY DU MANOIR's sire CAPRICE MC GREGOR has 53 products, so
+ * The sample is generated (seed 1): GOLDEN DREAM's sire JAZZ DU GUÉ has 64 products, so
  * its progeny has a second page.
  */
 import { assert, describe, layer } from "@effect/vitest"
@@ -21,9 +21,9 @@ import {
   step
 } from "../testing/browser.ts"
 
-const HALLEY = "3DbfdnZsQryvBV_0FWAZDw"
-/** HALLEY's sire: 53 products. */
-const CAPRICE = "k3Nt0vn2TxiS9uwXd7M3fg"
+const GOLDEN = "-_UrM-jnQZutBE5vIoGikQ"
+/** GOLDEN's sire: 64 products. */
+const JAZZ = "CeSJpTBtRYS422tZZrrOyA"
 /** A trotter mare with both parents on file. */
 const MARE = "0tKREMfpS6G1CBikRQqRHw"
 const TIMEOUT = 60_000
@@ -32,17 +32,17 @@ const executable = chromiumPath()
 
 const PAGES: ReadonlyArray<readonly [string, string]> = [
   ["home", "/explorer/"],
-  ["record", `/explorer/equides/${HALLEY}`],
-  ["pedigree", `/explorer/equides/${HALLEY}/pedigree?generations=5`],
-  ["progeny", `/explorer/equides/${HALLEY}/descendance`],
+  ["record", `/explorer/equides/${GOLDEN}`],
+  ["pedigree", `/explorer/equides/${GOLDEN}/pedigree?generations=5`],
+  ["progeny", `/explorer/equides/${GOLDEN}/descendance`],
   ["list", "/explorer/equides?race=Selle+Francais&sexe=Femelle"],
   ["stats", "/explorer/stats"],
-  ["sire", `/explorer/equides/${CAPRICE}`],
+  ["sire", `/explorer/equides/${JAZZ}`],
   ["reproducteurs", "/explorer/reproducteurs?code=BTR&produits_min=3"],
   ["genetique", "/explorer/genetique?race=Trotteur+Francais"],
   ["accouplements", `/explorer/accouplements?mere=${MARE}&race=Trotteur+Francais`],
   ["accouplements-form", "/explorer/accouplements"],
-  ["essai", `/explorer/accouplements/essai?pere=${CAPRICE}&mere=${MARE}`],
+  ["essai", `/explorer/accouplements/essai?pere=${JAZZ}&mere=${MARE}`],
   ["documentation", "/documentation"]
 ]
 
@@ -56,16 +56,16 @@ describe.skipIf(executable === undefined)("the explorer in a browser", () => {
         const box = page.getByRole("combobox", { name: "Nom d'un équidé" })
         // The suggestions of the whole query: on a loaded machine a pause in the typing fetches a shorter
         // one first, whose late list would reset the active option under the arrow keys.
-        const answered = page.waitForResponse((response) => new URL(response.url()).searchParams.get("q") === "halley du ma")
-        yield* step(() => box.pressSequentially("halley du ma", { delay: 20 }))
+        const answered = page.waitForResponse((response) => new URL(response.url()).searchParams.get("q") === "golden drea")
+        yield* step(() => box.pressSequentially("golden drea", { delay: 20 }))
         // The home's box suggests any horse.
         assert.isNull(new URL((yield* step(() => answered)).url()).searchParams.get("sexe"))
-        yield* step(() => page.getByRole("option", { name: /HALLEY DU MANOIR/ }).first().waitFor())
+        yield* step(() => page.getByRole("option", { name: /GOLDEN DREAM/ }).first().waitFor())
         assert.strictEqual(yield* step(() => box.getAttribute("aria-expanded")), "true")
         yield* screenshot(page, "home")
         // Down the list with the arrow keys until the known horse is the active option.
         let chosen = ""
-        for (let i = 0; i < 10 && !chosen.startsWith("HALLEY DU MANOIR"); i++) {
+        for (let i = 0; i < 10 && !chosen.startsWith("GOLDEN DREAM"); i++) {
           yield* step(() => box.press("ArrowDown"))
           yield* step(() => page.waitForFunction("document.querySelector('[aria-activedescendant]') !== null"))
           const active = yield* step(() => box.getAttribute("aria-activedescendant"))
@@ -74,20 +74,20 @@ describe.skipIf(executable === undefined)("the explorer in a browser", () => {
           assert.strictEqual(yield* step(() => option.getAttribute("aria-selected")), "true")
           chosen = (yield* step(() => option.textContent())) ?? ""
         }
-        assert.match(chosen, /^HALLEY DU MANOIR/)
+        assert.match(chosen, /^GOLDEN DREAM/)
         yield* step(() => box.press("Enter"))
-        yield* step(() => page.waitForURL(`**/explorer/equides/${HALLEY}`))
-        assert.strictEqual(yield* step(() => page.locator("h1").textContent()), "HALLEY DU MANOIR")
+        yield* step(() => page.waitForURL(`**/explorer/equides/${GOLDEN}`))
+        assert.strictEqual(yield* step(() => page.locator("h1").textContent()), "GOLDEN DREAM")
         yield* screenshot(page, "record")
 
         yield* step(() => page.getByRole("link", { name: "Pedigree", exact: true }).click())
-        yield* step(() => page.waitForURL(`**/explorer/equides/${HALLEY}/pedigree`))
+        yield* step(() => page.waitForURL(`**/explorer/equides/${GOLDEN}/pedigree`))
         yield* screenshot(page, "pedigree")
         const sire = page.locator(".pedigree .c1.sire a").first()
-        assert.strictEqual(yield* step(() => sire.textContent()), "CAPRICE MC GREGOR")
+        assert.strictEqual(yield* step(() => sire.textContent()), "JAZZ DU GUÉ")
         yield* step(() => sire.click())
         yield* step(() => page.waitForURL(/\/explorer\/equides\/[A-Za-z0-9_-]{22}$/))
-        assert.strictEqual(yield* step(() => page.locator("h1").textContent()), "CAPRICE MC GREGOR")
+        assert.strictEqual(yield* step(() => page.locator("h1").textContent()), "JAZZ DU GUÉ")
 
         yield* step(() => page.getByRole("link", { name: /^Descendance/ }).click())
         yield* step(() => page.waitForURL(/\/descendance$/))
@@ -95,13 +95,13 @@ describe.skipIf(executable === undefined)("the explorer in a browser", () => {
         yield* screenshot(page, "progeny")
         yield* step(() => page.getByRole("link", { name: /Page suivante/ }).first().click())
         yield* step(() => page.waitForURL(/offset=50/))
-        assert.strictEqual(yield* step(() => page.locator("tbody tr").count()), 3)
+        assert.strictEqual(yield* step(() => page.locator("tbody tr").count()), 14)
         assert.deepStrictEqual(errors, [])
       }), TIMEOUT)
 
     it.effect("record → its breed's genetics (charts, table, ancestors) → a major ancestor", () =>
       Effect.gen(function*() {
-        const { page, errors } = yield* openPage(`/explorer/equides/${HALLEY}`)
+        const { page, errors } = yield* openPage(`/explorer/equides/${GOLDEN}`)
         const reference = page.getByRole("link", { name: /^Trotteur Francais nés \d{4}–\d{4} : \d+,\d\d\s%$/ })
         yield* step(() => reference.click())
         yield* step(() => page.waitForURL(/\/explorer\/genetique\?race=Trotteur\+Francais$/))
