@@ -23,8 +23,8 @@ export const PAGE_WARM_UPS: { readonly [Kind in PageKind]: PageWarmUp } = {
   progeny: ({ id }) => ({ page: "progeny", url: progenyPath(id), id }),
   reproducteurs: ({ indice }) => ({ page: "reproducteurs", url: siresPath(indice === undefined ? [] : [["code", indice]]) }),
   genetique: {
-    notWarmed: "a breed's figures are /v1/stats/genetique's first use (0.03–0.26 s a breed per worker at full scale), not warmed as that route is; " +
-      "without race the page is a form"
+    notWarmed: "a breed's figures are /v1/stats/genetique's first use for that breed (0.03–0.26 s a breed per worker at full scale), which that " +
+      "route's warm-up leaves out too (it warms the whole extract only); without race the page is a form"
   },
   accouplements: ({ data, mating }) => mating === undefined ? undefined : { page: "accouplements", url: matingsPath([["mere", idOf(data, mating.mere)]]) },
   accouplement: ({ data, mating }) => mating === undefined ? undefined : { page: "accouplement", url: matingPath(idOf(data, mating.pere), idOf(data, mating.mere)) }
