@@ -22,10 +22,9 @@ import { type perform, warmUp } from "./work.ts"
 const collectYoung = globalThis.gc === undefined ? undefined : () => globalThis.gc?.({ type: "minor" })
 
 /**
- * A full collection before the warm-up's last pass (`warmUp`): its passes over the registry (a
- * genetics pass alone leaves an array of 8 bytes a record) are garbage that no scavenge reaches
- * once the warm-up's many allocations have promoted them, and an idle worker would hold them until
- * its next full collection. Not after the last pass: it would throw away code that pass compiled.
+ * A full collection after the warm-up: its passes over the registry (a genetics pass alone leaves
+ * an array of 8 bytes a record) are garbage that no scavenge reaches once the warm-up's many
+ * allocations have promoted them, and an idle worker would hold them until its next full collection.
  */
 const collectAll = globalThis.gc === undefined ? undefined : () => globalThis.gc?.()
 
@@ -52,7 +51,8 @@ export const serveQueries = (run: typeof perform): void => {
       prepareQueries(data)
       // Every family before the pool says ready (and so before `/readyz` does), each work as a
       // request's reaches this thread: copied by `postMessage` (objects of the shapes it makes).
-      warmUp(data, (attached, work) => run(attached, structuredClone(work)), () => collectAll?.())
+      warmUp(data, (attached, work) => run(attached, structuredClone(work)))
+      collectAll?.()
       reply({ kind: "ready" })
       return
     }

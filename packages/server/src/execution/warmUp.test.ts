@@ -95,21 +95,6 @@ describe("warm-up before ready", () => {
     assert.deepStrictEqual(ran, expected)
   })
 
-  it("calls beforeLast once, after every work of the passes before the last and before any of the last", () => {
-    const data = buildDataset(FAMILY)
-    const works = warmUpWork(data).length
-    const events: Array<"work" | "beforeLast"> = []
-    warmUp(data, (attached, work) => {
-      events.push("work")
-      return perform(attached, work)
-    }, () => events.push("beforeLast"))
-    assert.deepStrictEqual(events, [
-      ...Array.from({ length: works * (WARM_UP_PASSES - 1) }, () => "work" as const),
-      "beforeLast",
-      ...Array.from({ length: works }, () => "work" as const)
-    ])
-  })
-
   it("the pool is not ready while the warm-up is held; once it runs, every worker has run every family", async () => {
     const { spec, tally, release } = counting(false)
     const pool = QueryPool.prepare(WORKERS, spec)

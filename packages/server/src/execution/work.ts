@@ -66,25 +66,14 @@ export const warmUpWork = (data: DatasetData): ReadonlyArray<Work> => {
  */
 export const WARM_UP_PASSES = 2
 
-/**
- * Runs every warm-up work through `run`, `WARM_UP_PASSES` times, failures ignored, and `beforeLast`
- * (the worker's full collection, `serveQueries.ts`) before the last pass: a full collection throws
- * away the code V8 compiled on stack for a loop (OSR) and the code that embeds objects which died
- * with it (a closure of one request, "embedded weak objects cleared" in `--trace-deopt`), so run
- * after the warm-up it undid part of it: the ranking of parents' first request on each worker took
- * 13–29 ms of execution at full scale with the collection after the passes, 5.5–12.6 with it before
- * the last (issue 24 item 6, docs/performance.md).
- */
-export const warmUp = (data: DatasetData, run: typeof perform, beforeLast: () => void = () => {}): void => {
+/** Runs every warm-up work through `run`, `WARM_UP_PASSES` times, failures ignored. */
+export const warmUp = (data: DatasetData, run: typeof perform): void => {
   const works = warmUpWork(data)
-  for (let pass = 0; pass < WARM_UP_PASSES; pass++) {
-    if (pass === WARM_UP_PASSES - 1) beforeLast()
-    for (const work of works) {
-      try {
-        run(data, work)
-      } catch {
-        // A warm-up is a head start, not a check: the request that meets the failure reports it.
-      }
+  for (let pass = 0; pass < WARM_UP_PASSES; pass++) for (const work of works) {
+    try {
+      run(data, work)
+    } catch {
+      // A warm-up is a head start, not a check: the request that meets the failure reports it.
     }
   }
 }
