@@ -6,7 +6,7 @@
  * every worker.
  */
 import { assert, describe, it, layer } from "@effect/vitest"
-import { Api, buildDataset, endpointsOf, fromRecords, NotWarmed, OnWorkers, servedPath } from "@equides/domain"
+import { Api, buildDataset, endpointsOf, fromRecords, idOf, NotWarmed, OnWorkers, servedPath, unheldBreedRow } from "@equides/domain"
 import { shareDataset } from "@equides/ingest/shared"
 import { Context, Effect } from "effect"
 import { PAGE_WARM_UPS } from "../explorer/pageWarmUp.ts"
@@ -70,6 +70,15 @@ describe("warm-up before ready", () => {
     const warmed = Object.keys(EXPLORER_EXECUTION_MS).filter((template) => pages.some((page) => templatePattern(template).test(page.url)))
     assert.deepStrictEqual(new Set(Object.keys(EXPLORER_EXECUTION_MS)), new Set([...warmed, "/explorer/genetique"]))
     assert.notInclude(warmed, "/explorer/genetique")
+  })
+
+  it("renders the record page of a breed whose reference a thread makes on first use, besides the subject's", () => {
+    const data = buildDataset(FAMILY)
+    const other = unheldBreedRow(data)
+    assert.isDefined(other)
+    const records = warmUpWork(data).filter(isPage).filter((page) => page.page === "record").map((page) => page.url)
+    assert.strictEqual(records.length, 2)
+    assert.include(records, `/explorer/equides/${idOf(data, other ?? 0)}`)
   })
 
   it("runs every family through its real path: each warm-up work answers 200", () => {
