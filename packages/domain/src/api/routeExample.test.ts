@@ -92,6 +92,31 @@ describe("warmUpExecutions", () => {
     ])
   })
 
+  it("warms /v1/stats/genetique for the whole extract only: its plain URI, not the example's breed", () => {
+    const warmed = warmUpExecutions(endpointsOf(Api), subject).filter(({ route }) => route === "/v1/stats/genetique")
+    expect(subject.race).toBeDefined()
+    expect(warmed.map(({ execution }) => execution)).toEqual([{ endpoint: "genetique", request: { kind: "stats", query: {} } }])
+  })
+
+  it("warms the search on a first letter and on a whole word then the start of another (the multi-word path)", () => {
+    const named = { ...subject, data: build([{ id: idN(1), nom: "HOLLYWOOD DU FIEF" }, { id: idN(2), nom: "Beta" }, { id: idN(3), nom: "Gamma", sexe: "Femelle" }]), row: 0, word: "hollywood" }
+    const warmed = warmUpExecutions(endpointsOf(Api), named).filter(({ route }) => route === "/v1/search")
+    expect(warmed.map(({ execution }) => ("query" in execution && "q" in execution.query ? execution.query.q : undefined))).toEqual([
+      "hollywood",
+      "h",
+      "hollywood du"
+    ])
+  })
+
+  it("warms the ranking of parents at its plain URI (the route's default page), the example's short page and a year bound", () => {
+    const warmed = warmUpExecutions(endpointsOf(Api), subject).filter(({ route }) => route === "/v1/stats/reproducteurs")
+    expect(warmed.map(({ execution }) => "url" in execution ? execution.url : "")).toEqual([
+      "/v1/stats/reproducteurs?code=ISO&produits_min=1&limite=3",
+      "/v1/stats/reproducteurs?code=ISO",
+      "/v1/stats/reproducteurs?code=ISO&annee_min=2000"
+    ])
+  })
+
   it("gives each execution its query as the route's handler receives a request's: its URL's values, keys in the route's order", () => {
     const endpoints = new Map(endpointsOf(Api).map((endpoint) => [servedPath(endpoint.path), endpoint]))
     const checked = warmUpExecutions(endpointsOf(Api), subject).flatMap(({ route, execution }) => {
@@ -111,7 +136,8 @@ describe("warmUpExecutions", () => {
       expect(execution.query, execution.url).toEqual(Schema.decodeUnknownSync(Schema.toCodecArrayFromSingle(schema) as unknown as Schema.Codec<unknown, unknown>)(params))
       return [execution.url]
     })
-    // The list's three, the stallions for a mare, the search, the breakdowns (three), the ranking of parents with and without years.
-    expect(checked).toHaveLength(10)
+    // The list's three, the stallions for a mare, the search (its example, a first letter: the subject's name is one word), the breakdowns
+    // (three), the ranking of parents (its example, its plain URI, with years).
+    expect(checked).toHaveLength(12)
   })
 })

@@ -50,6 +50,8 @@ export interface ExampleDeclaration {
    * example's before ready; none by default.
    */
   readonly warms?: ((subject: ExampleSubject) => ReadonlyArray<Execution>) | undefined
+  /** Why the example's own execution is not run before ready, when it is not (its `warms` still are). */
+  readonly exampleNotWarmed?: string | undefined
 }
 
 /** A route's example (undefined: none). */
@@ -58,8 +60,8 @@ export const Example = Context.Reference<ExampleDeclaration | undefined>("@equid
 /** A route's documentation example, declared on its definition (`annotateMerge`). */
 export const example = (
   of: ExampleDeclaration["of"],
-  options: { readonly after?: string; readonly warms?: ExampleDeclaration["warms"] } = {}
-) => Context.make(Example, { of, after: options.after, warms: options.warms })
+  options: { readonly after?: string; readonly warms?: ExampleDeclaration["warms"]; readonly exampleNotWarmed?: string } = {}
+) => Context.make(Example, { of, after: options.after, warms: options.warms, exampleNotWarmed: options.exampleNotWarmed })
 
 /** An example as the page shows it: the route as served (`/v1/equides/{id}`), then its request. */
 export type ExampleRequest = { readonly route: string } & RouteExample
@@ -102,7 +104,7 @@ const asRequested = (endpoint: HttpApiEndpoint.Top, execution: Execution): Execu
 /**
  * What each query worker runs before ready (issue 24 item 6), for `subject`: for every route of
  * `endpoints` on the workers (`onWorkers`) whose definition does not say why not (`notWarmed`),
- * its example's execution and those it `warms`, their queries decoded as a request's
+ * its example's execution (unless its declaration says why not, `exampleNotWarmed`) and those it `warms`, their queries decoded as a request's
  * (`asRequested`). A route whose example has nothing to show for this data warms what the others do.
  */
 export const warmUpExecutions = (
@@ -113,7 +115,7 @@ export const warmUpExecutions = (
     const declaration = Context.get(endpoint.annotations, Example)
     if (Context.get(endpoint.annotations, OnWorkers) === undefined || Context.get(endpoint.annotations, NotWarmed) !== undefined) return []
     const route = servedPath(endpoint.path)
-    const example = declaration?.of(subject)
+    const example = declaration?.exampleNotWarmed === undefined ? declaration?.of(subject) : undefined
     const executions = [...(example !== undefined && "execution" in example ? [example.execution] : []), ...(declaration?.warms?.(subject) ?? [])]
     return executions.map((execution) => ({ route, execution: asRequested(endpoint, execution) }))
   })

@@ -6,7 +6,7 @@ import type { DatasetData } from "../dataset/DatasetData.ts"
 import { everyBreedHeld } from "../genetics/breedShares.fixtures.ts"
 import { Genetique, StatsGenetique } from "../schemas/genetique.ts"
 import { RACES, recordsArbitrary } from "../testing/arbitraries.ts"
-import { breedReference, genetique, statsGenetique } from "./genetique.ts"
+import { breedReference, genetique, statsGenetique, unheldBreedRow } from "./genetique.ts"
 
 /** Loaded in 2003: the arbitraries' years are 2000–2004 (and an aberrant one), links may form cycles. */
 const PROVENANCE = { ...inMemoryProvenance(0), ingestedAt: "2003-06-01T00:00:00.000Z" }
@@ -14,6 +14,33 @@ const PROVENANCE = { ...inMemoryProvenance(0), ingestedAt: "2003-06-01T00:00:00.
 const decodes = <S extends Schema.Top>(schema: S, value: unknown): void => {
   expect(() => Schema.decodeUnknownSync(schema as never)(value, { onExcessProperty: "error" })).not.toThrow()
 }
+
+describe("unheldBreedRow", () => {
+  it("gives a record of the most frequent race spelling when no breed is held, and only a breed without reference when every other is", () => {
+    fc.assert(
+      fc.property(recordsArbitrary({ minLength: 1, maxLength: 40 }), (records) => {
+        const data = buildDataset(records, PROVENANCE)
+        // The naive model: how many records carry each race code (0: none).
+        const counts = new Map<number, number>()
+        for (let row = 0; row < data.size; row++) {
+          const code = data.race.codes[row]
+          if (code !== 0) counts.set(code, (counts.get(code) ?? 0) + 1)
+        }
+        const row = unheldBreedRow(data)
+        if (counts.size === 0) expect(row).toBeUndefined()
+        else {
+          expect(row).toBeDefined()
+          expect(counts.get(data.race.codes[row ?? 0])).toBe(Math.max(...counts.values()))
+        }
+        // Every breed with a reference population held: what is left is a breed without one.
+        const holding: DatasetData = { ...data, breedShares: everyBreedHeld(data) }
+        const left = unheldBreedRow(holding)
+        if (left !== undefined) expect(breedReference(holding, left)).toBeNull()
+      }),
+      { numRuns: 100 }
+    )
+  })
+})
 
 describe("genetique over any records", () => {
   it("answers every record and every breed within the schemas' bounds", () => {

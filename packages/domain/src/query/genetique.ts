@@ -161,6 +161,21 @@ export const breedReference = (data: DatasetData, row: number): Genetique["refer
   return referenceOf(data, row, codes === undefined ? undefined : breedOf(data, codes))
 }
 
+/**
+ * A record of the most numerous breed whose reference population the Dataset does not hold (a
+ * thread makes it on the breed's first use, `breedOf`), or undefined when every breed is held:
+ * what a warm-up asks for so that this path has run before a request of such a breed does.
+ */
+export const unheldBreedRow = (data: DatasetData): number | undefined => {
+  let best: number | undefined
+  for (let code = 1; code < data.race.rows.offsets.length - 1; code++) {
+    const count = postingsCount(data.race.rows, code)
+    if (count === 0 || (best !== undefined && count <= postingsCount(data.race.rows, best))) continue
+    if (heldBreed(data.breedShares, foldedCodes(data.race, foldValue(dictionaryValue(data.race.values, code)))) === undefined) best = code
+  }
+  return best === undefined ? undefined : data.race.rows.rows[data.race.rows.offsets[best]]
+}
+
 /** `row`'s relatives over the thread's pedigree (relationshipRow.ts). */
 export const relativesOfRow = (data: DatasetData, row: number): Relatives => {
   const state = stateOf(data)

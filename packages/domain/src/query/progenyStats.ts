@@ -23,22 +23,47 @@ const scratchOf = memoPer<DatasetData, "rows", Uint32Array>()
 
 /**
  * Rows counted once, marked in a bitset kept per Dataset (and thread) and left clear again: a
- * sire's sons may have thousands of foals each, and a set of them would cost more. `each` lists
- * the rows, calling `visit` on each, twice (to count, then to clear).
+ * sire's sons may have thousands of foals each, and a set of them would cost more. Each count below
+ * walks its rows twice (to count, then to clear). Functions of the module, not a walk passed as a
+ * closure made by each request: V8's optimised code inlined the request's closures and held them
+ * weakly, so the first full collection after the warm-up threw that code away ("embedded weak
+ * objects cleared", issue 24 item 6).
  */
-const countDistinct = (data: DatasetData, each: (visit: (row: number) => void) => void): number => {
-  const bits = scratchOf(data, "rows", () => new Uint32Array(wordsFor(data.size)))
+const scratch = (data: DatasetData): Uint32Array => scratchOf(data, "rows", () => new Uint32Array(wordsFor(data.size)))
+
+/** 1 when `row` was not yet marked in `bits` (and marks it), else 0. */
+const markNew = (bits: Uint32Array, row: number): number => {
+  const mask = 1 << (row & 31)
+  if ((bits[row >>> 5] & mask) !== 0) return 0
+  bits[row >>> 5] |= mask
+  return 1
+}
+
+/** The distinct offspring of `produits` (the grand-offspring). */
+const grandOffspring = (data: DatasetData, produits: Uint32Array): number => {
+  const bits = scratch(data)
+  const { offsets, rows } = data.progeny
   let count = 0
-  each((row) => {
-    const mask = 1 << (row & 31)
-    if ((bits[row >>> 5] & mask) === 0) {
-      bits[row >>> 5] |= mask
-      count++
-    }
-  })
-  each((row) => {
-    bits[row >>> 5] = 0
-  })
+  for (let i = 0; i < produits.length; i++) {
+    for (let j = offsets[produits[i]]; j < offsets[produits[i] + 1]; j++) count += markNew(bits, rows[j])
+  }
+  for (let i = 0; i < produits.length; i++) {
+    for (let j = offsets[produits[i]]; j < offsets[produits[i] + 1]; j++) bits[rows[j] >>> 5] = 0
+  }
+  return count
+}
+
+/** The distinct offspring holding a value in any of the `valued` groups. */
+const valuedOffspring = (data: DatasetData, valued: ReadonlyArray<number>): number => {
+  const bits = scratch(data)
+  const columns = data.progenyColumns
+  let count = 0
+  for (const g of valued) {
+    for (let i = entryStart(columns, g); i < entryStart(columns, g + 1); i++) count += markNew(bits, entryRow(data, g, i))
+  }
+  for (const g of valued) {
+    for (let i = entryStart(columns, g); i < entryStart(columns, g + 1); i++) bits[entryRow(data, g, i) >>> 5] = 0
+  }
   return count
 }
 
@@ -97,22 +122,13 @@ export const statistiquesDescendance = (data: DatasetData, row: number): Statist
   return {
     parent: parentReference(data, row),
     produits: produits.length,
-    petits_produits: countDistinct(data, (visit) => {
-      const { offsets, rows } = data.progeny
-      for (let i = 0; i < produits.length; i++) {
-        for (let j = offsets[produits[i]]; j < offsets[produits[i] + 1]; j++) visit(rows[j])
-      }
-    }),
+    petits_produits: grandOffspring(data, produits),
     par_annee: parAnnee,
     sans_annee: sansAnnee,
     // Every value counted, ordered as /v1/stats/repartition orders tranches.
     par_sexe: topByFrequency(data.sexe.values, sexes, sexes.length),
     par_race: topByFrequency(data.race.values, races, races.length),
-    avec_indices: countDistinct(data, (visit) => {
-      for (const g of valued) {
-        for (let i = entryStart(columns, g); i < entryStart(columns, g + 1); i++) visit(entryRow(data, g, i))
-      }
-    }),
+    avec_indices: valuedOffspring(data, valued),
     indices
   }
 }

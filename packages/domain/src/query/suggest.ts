@@ -243,6 +243,16 @@ const scanWord = (
 }
 
 /**
+ * Whether `row`'s name holds every one of `tokens`. A function of the module, not a closure made by
+ * each request: V8's optimised code inlines a closure it has seen and holds it weakly, so the first
+ * full collection after the warm-up threw that code away (issue 24 item 6).
+ */
+const holdsEvery = (data: DatasetData, row: number, tokens: ReadonlyArray<number>): boolean => {
+  for (const t of tokens) if (!hasTokenIn(data, row, t, t + 1)) return false
+  return true
+}
+
+/**
  * Suggestions for `q`, most relevant first, at most `limite` (brought back into 1..100), of the
  * rows whose `sexe` code is one of `sexes` when given (codes of `data.sexe`).
  * A q with no word (blank or only separators) gives no suggestion: check it with `checkQ` first.
@@ -285,7 +295,6 @@ export const suggest = (
   const rarestCount = rarest < 0 ? 0 : postings.offsets[rarest + 1] - postings.offsets[rarest]
   // A multi-word query's prefix drive stops past what scanning the rarest whole word would cost.
   const budget = rarest < 0 ? Infinity : rarestCount / POP_COST
-  const check = (row: number): boolean => exactTokens.every((t) => hasTokenIn(data, row, t, t + 1))
 
   st.strategy = "prefix"
   const results: Array<Suggestion> = []
@@ -310,7 +319,7 @@ export const suggest = (
       st.visited++
       if (seen.has(row)) continue
       seen.add(row)
-      if (rarest >= 0 && !check(row)) continue
+      if (rarest >= 0 && !holdsEvery(data, row, exactTokens)) continue
       if (admitted !== undefined && admitted[data.sexe.codes[row]] === 0) continue
       results.push({ row, score })
     }

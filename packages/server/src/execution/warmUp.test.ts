@@ -6,7 +6,7 @@
  * every worker.
  */
 import { assert, describe, it, layer } from "@effect/vitest"
-import { Api, buildDataset, endpointsOf, fromRecords, NotWarmed, OnWorkers, servedPath } from "@equides/domain"
+import { Api, buildDataset, endpointsOf, fromRecords, idOf, NotWarmed, OnWorkers, servedPath, unheldBreedRow } from "@equides/domain"
 import { shareDataset } from "@equides/ingest/shared"
 import { Context, Effect } from "effect"
 import { PAGE_WARM_UPS } from "../explorer/pageWarmUp.ts"
@@ -18,7 +18,7 @@ import { QueryPool, type WorkerSpec } from "./QueryPool.ts"
 import { familyOf, isPage, perform, WARM_UP_PASSES, warmUp, warmUpWork } from "./work.ts"
 
 /** The routes on the workers whose definitions say why they are not warmed (literal: the spec's paths). */
-const NOT_WARMED = ["/v1/stats/genetique", "/v1/export/equides.parquet"]
+const NOT_WARMED = ["/v1/export/equides.parquet"]
 
 /**
  * The families whose first use must happen before ready (issue 24, items 4 and 6), from the
@@ -62,7 +62,7 @@ describe("warm-up before ready", () => {
     })
     assert.deepStrictEqual(notWarmed, NOT_WARMED)
     // The progeny statistics, the ranking of parents and the stallions for a mare among them (issue 24 item 6).
-    for (const family of ["descendanceStatistiques", "reproducteurs", "etalons", "genetique/equide", "list", "consanguinite"]) assert.include(FAMILIES, family)
+    for (const family of ["descendanceStatistiques", "reproducteurs", "etalons", "genetique/equide", "genetique/stats", "list", "consanguinite"]) assert.include(FAMILIES, family)
   })
 
   it("every explorer page rendered on the workers is warmed but the breed's genetics", () => {
@@ -70,6 +70,15 @@ describe("warm-up before ready", () => {
     const warmed = Object.keys(EXPLORER_EXECUTION_MS).filter((template) => pages.some((page) => templatePattern(template).test(page.url)))
     assert.deepStrictEqual(new Set(Object.keys(EXPLORER_EXECUTION_MS)), new Set([...warmed, "/explorer/genetique"]))
     assert.notInclude(warmed, "/explorer/genetique")
+  })
+
+  it("renders the record page of a breed whose reference a thread makes on first use, besides the subject's", () => {
+    const data = buildDataset(FAMILY)
+    const other = unheldBreedRow(data)
+    assert.isDefined(other)
+    const records = warmUpWork(data).filter(isPage).filter((page) => page.page === "record").map((page) => page.url)
+    assert.strictEqual(records.length, 2)
+    assert.include(records, `/explorer/equides/${idOf(data, other ?? 0)}`)
   })
 
   it("runs every family through its real path: each warm-up work answers 200", () => {
