@@ -20,3 +20,7 @@ export const foldedCodes = ({ values, folded }: Vocabulary, key: string): Array<
   for (let i = lo; i < folded.length && keyAt(i) === key; i++) codes.push(folded[i])
   return codes
 }
+
+/** The codes folding as `code` does (itself among them): a value's every spelling, a breed's for `race`. */
+export const codesFoldingAs = (vocabulary: Vocabulary, code: number): Array<number> =>
+  foldedCodes(vocabulary, foldValue(dictionaryValue(vocabulary.values, code)))

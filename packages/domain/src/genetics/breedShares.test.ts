@@ -1,11 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import { dictionarySize, dictionaryValue } from "../dataset/columns.ts"
+import { dictionarySize } from "../dataset/columns.ts"
 import { buildDataset, inMemoryProvenance } from "../dataset/Dataset.ts"
 import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
-import { foldedCodes } from "../dataset/foldedCodes.ts"
+import { codesFoldingAs } from "../dataset/foldedCodes.ts"
 import { recordsArbitrary } from "../testing/arbitraries.ts"
-import { foldValue } from "../text/fold.ts"
 import { everyBreedHeld } from "./breedShares.fixtures.ts"
 import { heldBreed, meanOf, rowsOfCodes } from "./breedShares.ts"
 import { inbreedingOf } from "./columns.ts"
@@ -25,7 +24,7 @@ describe("the breeds' shares held by the Dataset", () => {
         const data = buildDataset(records, PROVENANCE)
         const held = everyBreedHeld(data)
         for (let code = 1; code < dictionarySize(data.race.values); code++) {
-          const codes = foldedCodes(data.race, foldValue(dictionaryValue(data.race.values, code)))
+          const codes = codesFoldingAs(data.race, code)
           const reference = referencePopulation(data.year, NO_YEAR, rowsOfCodes(data.race, codes), 2003)
           const breed = heldBreed(held, codes)
           if (reference === null) {

@@ -6,9 +6,8 @@
  * ancestry: 200 000–320 000 animals), too much for a first request and, per thread, for memory;
  * a small breed's take a few milliseconds and are computed where they are asked for.
  */
-import { type Dimension, dictionaryValue, postingsCount, postingsOf } from "../dataset/columns.ts"
-import { foldedCodes } from "../dataset/foldedCodes.ts"
-import { foldValue } from "../text/fold.ts"
+import { type Dimension, postingsCount, postingsOf } from "../dataset/columns.ts"
+import { codesFoldingAs } from "../dataset/foldedCodes.ts"
 import { type GroupShares, groupShares } from "./groupCoancestry.ts"
 import type { OrderedPedigree } from "./ordered.ts"
 import { type ReferencePopulation, referencePopulation } from "./reference.ts"
@@ -78,7 +77,7 @@ export const breedSharesOf = (input: BreedSharesInput): BreedShares => {
   const seen = new Set<number>()
   for (let code = 1; code < race.rows.offsets.length - 1; code++) {
     if (postingsCount(race.rows, code) < minRecords) continue
-    const codes = foldedCodes(race, foldValue(dictionaryValue(race.values, code)))
+    const codes = codesFoldingAs(race, code)
     if (seen.has(codes[0])) continue
     seen.add(codes[0])
     const reference = referencePopulation(input.year, input.noYear, rowsOfCodes(race, codes), input.loadYear)

@@ -10,7 +10,7 @@
  */
 import { Result } from "effect"
 import { dictionaryValue, postingsCount } from "../dataset/columns.ts"
-import { foldedCodes } from "../dataset/foldedCodes.ts"
+import { codesFoldingAs } from "../dataset/foldedCodes.ts"
 import { heldBreed, meanOf, rowsOfCodes } from "../genetics/breedShares.ts"
 import { type DatasetData, NO_YEAR } from "../dataset/DatasetData.ts"
 import { completeGenerationsOf, equivalentGenerationsOf, inbreedingOf } from "../genetics/columns.ts"
@@ -21,7 +21,6 @@ import { type GroupShares, groupShares, meanCoancestryWith } from "../genetics/g
 import { animalsWithChildren, lineOf, noRelative, type RelationshipRow, relationshipRow, type Relatives, relativesOf } from "../genetics/relationshipRow.ts"
 import { individualIncrease, yearFigures } from "../genetics/trend.ts"
 import type { Genetique, StatsGenetique } from "../schemas/genetique.ts"
-import { foldValue } from "../text/fold.ts"
 import { InvalidParameter, type QueryResult } from "./errors.ts"
 import { resolveCodes, resolveFilters } from "./filters.ts"
 import { anneeOf, idOf, nomOf, raceOf, sexeOf } from "./record.ts"
@@ -115,11 +114,10 @@ const breedOf = (data: DatasetData, codes: ReadonlyArray<number> | undefined): B
   return breed
 }
 
-/** The codes of the breed a row belongs to: every race spelling that folds as its own; undefined without a race. */
+/** The codes of the breed a row belongs to; undefined without a race. */
 const codesOfRow = (data: DatasetData, row: number): ReadonlyArray<number> | undefined => {
   const code = data.race.codes[row]
-  if (code === 0) return undefined
-  return foldedCodes(data.race, foldValue(dictionaryValue(data.race.values, code)))
+  return code === 0 ? undefined : codesFoldingAs(data.race, code)
 }
 
 /** The shares of `breed`'s reference population (null without one): the Dataset's, or computed and kept by the thread. */
@@ -171,7 +169,7 @@ export const unheldBreedRow = (data: DatasetData): number | undefined => {
   for (let code = 1; code < data.race.rows.offsets.length - 1; code++) {
     const count = postingsCount(data.race.rows, code)
     if (count === 0 || (best !== undefined && count <= postingsCount(data.race.rows, best))) continue
-    if (heldBreed(data.breedShares, foldedCodes(data.race, foldValue(dictionaryValue(data.race.values, code)))) === undefined) best = code
+    if (heldBreed(data.breedShares, codesFoldingAs(data.race, code)) === undefined) best = code
   }
   return best === undefined ? undefined : data.race.rows.rows[data.race.rows.offsets[best]]
 }
