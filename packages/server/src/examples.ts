@@ -73,7 +73,7 @@ export const exampleSubject = (data: DatasetData, openapi: () => unknown): Examp
     data,
     row,
     id: idOf(data, row),
-    word: foldWords(nomOf(data, row))[0]?.toLowerCase(),
+    words: foldWords(nomOf(data, row)).map((word) => word.toLowerCase()),
     race: mostFrequent(data, "races"),
     indice: mostFrequent(data, "codes_indice"),
     mating,
@@ -86,7 +86,7 @@ export const exampleSubject = (data: DatasetData, openapi: () => unknown): Examp
 export const examplesOf = (data: DatasetData, openapi: () => unknown): Examples => {
   const subject = exampleSubject(data, openapi)
   if (subject === undefined) return { parameters: {}, requests: [] }
-  const { id, word, race, indice, mating } = subject
+  const { id, words: [word], race, indice, mating } = subject
   const robe = mostFrequent(data, "robes")
   const discipline = mostFrequent(data, "disciplines")
   const statut = mostFrequent(data, "statuts_reproducteur")

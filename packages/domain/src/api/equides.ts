@@ -80,7 +80,7 @@ export class EquidesApi extends HttpApiGroup.make("equides")
         return { url, execution: { endpoint: "list", query: { ...(race === undefined ? {} : { race: [race] }), tri: "-annee", limite: 3 }, url } }
       }, {
         // The other orders, the full view, a year bound and a name prefix: code paths the example does not take.
-        warms: ({ word }) => {
+        warms: ({ words: [word] }) => {
           const prefix = word?.slice(0, 2)
           return [
             { endpoint: "list", query: { sexe: ["Femelle"], annee_min: 2000, tri: "nom", vue: "complet" }, url: "/v1/equides?sexe=Femelle&annee_min=2000&tri=nom&vue=complet" },

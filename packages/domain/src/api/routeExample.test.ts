@@ -14,7 +14,7 @@ const subject: ExampleSubject = {
   data,
   row: 0,
   id: idN(1),
-  word: "alpha",
+  words: ["alpha"],
   race: "Selle Français",
   indice: "ISO",
   mating: { pere: 1, mere: 2 },
@@ -66,7 +66,7 @@ describe("routeExamples", () => {
   })
 
   it("leaves out what the data cannot show: no mating, no name word, no index code", () => {
-    const routes = routeExamples(endpointsOf(Api), { ...subject, word: undefined, mating: undefined, indice: undefined }).map((example) => example.route)
+    const routes = routeExamples(endpointsOf(Api), { ...subject, words: [], mating: undefined, indice: undefined }).map((example) => example.route)
     expect(routes).not.toContain("/v1/accouplements")
     expect(routes).not.toContain("/v1/search")
     expect(routes).not.toContain("/v1/stats/reproducteurs")
@@ -99,7 +99,7 @@ describe("warmUpExecutions", () => {
   })
 
   it("warms the search on a first letter and on a whole word then the start of another (the multi-word path)", () => {
-    const named = { ...subject, data: build([{ id: idN(1), nom: "HOLLYWOOD DU FIEF" }, { id: idN(2), nom: "Beta" }, { id: idN(3), nom: "Gamma", sexe: "Femelle" }]), row: 0, word: "hollywood" }
+    const named = { ...subject, data: build([{ id: idN(1), nom: "HOLLYWOOD DU FIEF" }, { id: idN(2), nom: "Beta" }, { id: idN(3), nom: "Gamma", sexe: "Femelle" }]), row: 0, words: ["hollywood", "du", "fief"] }
     const warmed = warmUpExecutions(endpointsOf(Api), named).filter(({ route }) => route === "/v1/search")
     expect(warmed.map(({ execution }) => ("query" in execution && "q" in execution.query ? execution.query.q : undefined))).toEqual([
       "hollywood",

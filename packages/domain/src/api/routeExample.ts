@@ -23,8 +23,8 @@ export interface ExampleSubject {
   /** The record with the most direct offspring, and its id. */
   readonly row: number
   readonly id: string
-  /** The first word of its name, lower case. */
-  readonly word: string | undefined
+  /** The words of its name, folded, lower case. */
+  readonly words: ReadonlyArray<string>
   /** The most frequent breed and index code. */
   readonly race: string | undefined
   readonly indice: string | undefined

@@ -1,9 +1,7 @@
 /** Group `search`: name suggestions for a search box. */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { DEFAULT_SUGGEST_LIMITE, MAX_SUGGEST_LIMITE, MIN_SUGGEST_LIMITE } from "../query/suggest.ts"
-import { nomOf } from "../query/record.ts"
 import { Suggestions } from "../schemas/lists.ts"
-import { foldWords } from "../text/fold.ts"
 import { bytesEstimate, intOr, ROW_BYTES } from "./bytesEstimate.ts"
 import { discoveryKey } from "./discoveryPlace.ts"
 import { executionCost } from "./executionCost.ts"
@@ -25,7 +23,7 @@ export class SearchApi extends HttpApiGroup.make("search")
     }).annotateMerge(discoveryKey("recherche"))
       .annotateMerge(onWorkers("suggest"))
       .annotateMerge(benchPlan({ requests: [{ name: "one letter", query: { q: "A" } }, { name: "two words", query: { q: "{twoWords}" } }] }))
-      .annotateMerge(example(({ word }) =>
+      .annotateMerge(example(({ words: [word] }) =>
         word === undefined ? undefined : {
           url: `/v1/search?q=${encodeURIComponent(word)}&limite=3`,
           execution: { endpoint: "suggest", query: { q: word, limite: 3 } }
@@ -33,13 +31,10 @@ export class SearchApi extends HttpApiGroup.make("search")
         // A first letter at the default limite, and a whole word then the start of another (the subject's name's):
         // a name typed on takes the multi-word path, whose first run on each worker took 8–10 ms at full scale
         // (issue 24 item 6).
-        warms: ({ data, row, word }) => {
-          const words = foldWords(nomOf(data, row))
-          return [
-            ...(word === undefined ? [] : [{ endpoint: "suggest" as const, query: { q: word.slice(0, 1) } }]),
-            ...(words.length < 2 ? [] : [{ endpoint: "suggest" as const, query: { q: `${words[0]} ${words[1].slice(0, 2)}`.toLowerCase() } }])
-          ]
-        }
+        warms: ({ words: [first, second] }) => [
+          ...(first === undefined ? [] : [{ endpoint: "suggest" as const, query: { q: first.slice(0, 1) } }]),
+          ...(second === undefined ? [] : [{ endpoint: "suggest" as const, query: { q: `${first} ${second.slice(0, 2)}` } }])
+        ]
       }))
       .annotateMerge(bytesEstimate((query) => ROW_BYTES.suggestion * intOr(query.limite, DEFAULT_SUGGEST_LIMITE, MIN_SUGGEST_LIMITE, MAX_SUGGEST_LIMITE)))
       .annotateMerge(documented(searchQuery))
