@@ -22,7 +22,7 @@ import { SIZED_BASELINE_ABOVE } from "../report.ts"
 import type { Family, FamilyName } from "./corpora.ts"
 import { addHistograms, executionHistograms, type Histogram, subtractHistograms } from "./executionCosts.ts"
 import { startProbe, type ProbeSummary } from "./probe.ts"
-import { type Executed, runSequence } from "./sequence.ts"
+import { type Executed, type SequenceThread, startSequenceThread } from "./sequence.ts"
 
 export interface RunOptions {
   readonly dataFile: string
@@ -44,6 +44,13 @@ const CRAWLER_PART_MAX_SECONDS = 300
 const SLOWEST_KEPT = 3
 /** Requests of a family counted as its first use (issue 24), reported apart from the warm ones. */
 export const FIRST_USE = 50
+
+/**
+ * Requests the sequences' thread sends the bare server before it times anything: its HTTP client's
+ * code compiled, so that a family's first uses time the server's first use and not the client's.
+ */
+const CLIENT_WARM_UP = 3_000
+const CLIENT_WARM_UP_MAX_SECONDS = 10
 /**
  * A family's walk under load holds at most `duration` × this many paths: autocannon builds every
  * request of a walk before sending any (about 15 µs each on a busy machine), and the connections'
@@ -176,19 +183,15 @@ const parts = <A>(items: ReadonlyArray<A>, count: number): Array<ReadonlyArray<A
 export const bareSizes = (single: Partial<Record<FamilyName, Single>>): Array<number> =>
   [...new Set([0, ...Object.values(single).flatMap((s) => (s === undefined ? [] : [Math.round(s.bytes)])).filter((bytes) => bytes > SIZED_BASELINE_ABOVE)])]
 
-export const measureRun = async (families: ReadonlyArray<Family>, bare: Started, options: RunOptions): Promise<Run> => {
-  const executing = families.filter((family) => family.name !== "crawler")
-  const crawler = families.find((family) => family.name === "crawler")
-
-  log("single executions (1 connection, response cache off)")
-  const { single, executions } = await withServer(options, { RESPONSE_CACHE_MB: "0" }, async (server) => {
+const singleExecutions = (sequences: SequenceThread, executing: ReadonlyArray<Family>, options: RunOptions) =>
+  withServer(options, { RESPONSE_CACHE_MB: "0" }, async (server) => {
     const results: Partial<Record<FamilyName, Single>> = {}
     // Each family's executions after its first uses (those are reported apart, as latencies): what its calls cost.
     const scrape = async () => executionHistograms(await fetch(server.metricsUrl).then((response) => response.text()))
     const warm: Array<Record<string, Histogram>> = []
     for (const family of executing) {
       let firstUsed: Record<string, Histogram> | undefined
-      const sequence = await runSequence(server.baseUrl, family.paths, options.duration, { requests: FIRST_USE, run: async () => void (firstUsed = await scrape()) })
+      const sequence = await sequences.run(server.baseUrl, family.paths, options.duration, { requests: FIRST_USE, run: async () => void (firstUsed = await scrape()) })
       const after = await scrape()
       warm.push(subtractHistograms(after, firstUsed ?? after))
       const result = summarizeSingle(sequence)
@@ -200,6 +203,23 @@ export const measureRun = async (families: ReadonlyArray<Family>, bare: Started,
     }
     return { single: results, executions: addHistograms(warm) }
   })
+
+export const measureRun = async (families: ReadonlyArray<Family>, bare: Started, options: RunOptions): Promise<Run> => {
+  const executing = families.filter((family) => family.name !== "crawler")
+  const crawler = families.find((family) => family.name === "crawler")
+
+  const sequences = startSequenceThread()
+  const { single, executions, bareSingle } = await (async () => {
+    try {
+      log("bare node:http, one connection (after the client's warm-up on it)")
+      await sequences.run(bare.baseUrl, Array.from({ length: CLIENT_WARM_UP }, () => "/"), CLIENT_WARM_UP_MAX_SECONDS)
+      const bareSingle = summarizeSingle(await sequences.run(bare.baseUrl, Array.from({ length: 1_000_000 }, () => "/"), options.duration))
+      log("single executions (1 connection, response cache off)")
+      return { bareSingle, ...await singleExecutions(sequences, executing, options) }
+    } finally {
+      await sequences.close()
+    }
+  })()
 
   const underLoad: Partial<Record<FamilyName, UnderLoad>> = {}
   const loadEach = async (server: Started, taken: ReadonlyArray<Family>) => {
@@ -233,7 +253,6 @@ export const measureRun = async (families: ReadonlyArray<Family>, bare: Started,
   })
 
   log("bare node:http")
-  const bareSingle = summarizeSingle(await runSequence(bare.baseUrl, Array.from({ length: 1_000_000 }, () => "/"), options.duration))
   const bareLoads: Array<Bare> = []
   for (const bytes of bareSizes(single)) {
     const underLoad = await loadWithProbe(bare, undefined, options.connections, options.duration, bytes === 0 ? "" : `/?bytes=${bytes}`)

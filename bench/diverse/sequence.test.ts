@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { recordingServer } from "../recordingServer.testing.ts"
 import { startProbe } from "./probe.ts"
-import { runSequence } from "./sequence.ts"
+import { runSequence, startSequenceThread } from "./sequence.ts"
 
 describe("runSequence", () => {
   it("sends the paths in order, one at a time, and reports each answer's status and body size", async () => {
@@ -34,6 +34,36 @@ describe("runSequence", () => {
       assert.isAtMost(executed.length, 8)
       assert.isAtLeast(executed.length, 2)
     } finally {
+      await server.close()
+    }
+  })
+})
+
+describe("startSequenceThread", () => {
+  it("answers as runSequence does, from its own thread, one sequence after another, and runs the pause here between two requests", async () => {
+    const server = await recordingServer((request, response) => {
+      response.statusCode = request.url === "/missing" ? 404 : 200
+      response.end("x".repeat(request.url?.length ?? 0))
+    })
+    const sequences = startSequenceThread()
+    try {
+      let askedAtPause: ReadonlyArray<string> = []
+      const executed = await sequences.run(server.baseUrl, ["/a", "/missing", "/ccc"], 10, {
+        requests: 2,
+        run: async () => {
+          askedAtPause = [...server.paths]
+          await new Promise((resolve) => setTimeout(resolve, 200))
+        }
+      })
+      assert.deepStrictEqual(askedAtPause, ["/healthz", "/a", "/missing"])
+      assert.deepStrictEqual(executed.map(({ path, status, bytes }) => [path, status, bytes]), [["/a", 200, 2], ["/missing", 404, 8], ["/ccc", 200, 4]])
+      // The pause's 200 ms are no request's.
+      for (const { ms } of executed) assert.isBelow(ms, 200)
+      const again = await sequences.run(server.baseUrl, ["/dd"], 10)
+      assert.deepStrictEqual(again.map(({ path, status, bytes }) => [path, status, bytes]), [["/dd", 200, 3]])
+      assert.deepStrictEqual(server.paths, ["/healthz", "/a", "/missing", "/ccc", "/healthz", "/dd"])
+    } finally {
+      await sequences.close()
       await server.close()
     }
   })

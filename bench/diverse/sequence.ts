@@ -7,6 +7,7 @@
  * family's first requests measure the route's first use (issue 24 item 6), not the TCP handshake
  * and the server's first parse on a new socket, which cost a bare `node:http` server 1–5 ms too.
  */
+import { Worker } from "node:worker_threads"
 import { oneConnection, timedGet } from "./httpGet.ts"
 
 export interface Executed {
@@ -41,4 +42,53 @@ export const runSequence = async (baseUrl: string, paths: ReadonlyArray<string>,
     agent.destroy()
   }
   return executed
+}
+
+/** What the sequences' thread is told (`sequenceWorker.ts`): a sequence to run, or to go on after its pause. */
+export type SequenceOrder =
+  | { readonly kind: "run"; readonly baseUrl: string; readonly paths: ReadonlyArray<string>; readonly duration: number; readonly pauseAt?: number }
+  | { readonly kind: "go on" }
+
+/** What it posts: paused after `pauseAt` answers, then the sequence's answers in order. */
+export type SequenceMessage =
+  | { readonly kind: "paused" }
+  | { readonly kind: "done"; readonly statuses: Int32Array; readonly bytes: Float64Array; readonly ms: Float64Array }
+
+export interface SequenceThread {
+  /** `runSequence` on the thread, the pause run here; one sequence at a time. */
+  readonly run: (baseUrl: string, paths: ReadonlyArray<string>, duration: number, pause?: Pause) => Promise<Array<Executed>>
+  readonly close: () => Promise<void>
+}
+
+/**
+ * A thread that times sequences for the bench's single executions, so that the bench's own
+ * collections are not in them (`sequenceWorker.ts`).
+ */
+export const startSequenceThread = (): SequenceThread => {
+  const worker = new Worker(new URL("./sequenceWorker.ts", import.meta.url))
+  let failed: ((error: Error) => void) | undefined
+  worker.on("error", (error) => failed?.(error))
+  worker.once("exit", (code) => failed?.(new Error(`the sequences' thread ended (code ${code})`)))
+  return {
+    run: (baseUrl, paths, duration, pause) =>
+      new Promise((resolve, reject) => {
+        failed = reject
+        const onMessage = (message: SequenceMessage) => {
+          if (message.kind === "paused") {
+            pause?.run().then(() => worker.postMessage({ kind: "go on" } satisfies SequenceOrder), reject)
+            return
+          }
+          worker.off("message", onMessage)
+          failed = undefined
+          resolve(Array.from(message.statuses, (status, i) => ({ path: paths[i], status, bytes: message.bytes[i], ms: message.ms[i] })))
+        }
+        worker.on("message", onMessage)
+        const order: SequenceOrder = { kind: "run", baseUrl, paths, duration, ...(pause === undefined ? {} : { pauseAt: pause.requests }) }
+        worker.postMessage(order)
+      }),
+    close: async () => {
+      failed = undefined
+      await worker.terminate()
+    }
+  }
 }

@@ -1,0 +1,35 @@
+/**
+ * The sequences' thread (see `startSequenceThread` in sequence.ts): runs `runSequence` as it is
+ * told, one sequence at a time, and posts what it measured. A thread of its own so that the bench's
+ * main thread, which holds every family's corpus (some 70 MB live at 4.45 M records), does not time
+ * its own full collections into the answers: each body read is memory outside the heap, and the
+ * main thread collected every 130–300 ms under the 18–33 KB bodies, with pauses of 2–36 ms, as long
+ * as the slowest answers of those families. One thread for every sequence, so that its HTTP client
+ * is compiled once, by the warm-up, and not again in each family's first requests.
+ */
+import { parentPort } from "node:worker_threads"
+import { runSequence, type SequenceMessage, type SequenceOrder } from "./sequence.ts"
+
+const port = parentPort
+if (port === null) throw new Error("the sequences' thread runs as a worker thread")
+const post = (message: SequenceMessage): void => port.postMessage(message)
+const goOn = () => new Promise<void>((resolve) => port.once("message", () => resolve()))
+
+port.on("message", async (order: SequenceOrder) => {
+  if (order.kind !== "run") return
+  const { baseUrl, paths, duration, pauseAt } = order
+  const executed = await runSequence(baseUrl, paths, duration, pauseAt === undefined ? undefined : {
+    requests: pauseAt,
+    run: async () => {
+      const resumed = goOn()
+      post({ kind: "paused" })
+      await resumed
+    }
+  })
+  post({
+    kind: "done",
+    statuses: Int32Array.from(executed, (e) => e.status),
+    bytes: Float64Array.from(executed, (e) => e.bytes),
+    ms: Float64Array.from(executed, (e) => e.ms)
+  })
+})
