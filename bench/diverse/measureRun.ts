@@ -44,13 +44,6 @@ const CRAWLER_PART_MAX_SECONDS = 300
 const SLOWEST_KEPT = 3
 /** Requests of a family counted as its first use (issue 24), reported apart from the warm ones. */
 export const FIRST_USE = 50
-
-/**
- * Requests the sequences' thread sends the bare server before it times anything: its HTTP client's
- * code compiled, so that a family's first uses time the server's first use and not the client's.
- */
-const CLIENT_WARM_UP = 3_000
-const CLIENT_WARM_UP_MAX_SECONDS = 10
 /**
  * A family's walk under load holds at most `duration` × this many paths: autocannon builds every
  * request of a walk before sending any (about 15 µs each on a busy machine), and the connections'
@@ -211,8 +204,7 @@ export const measureRun = async (families: ReadonlyArray<Family>, bare: Started,
   const sequences = startSequenceThread()
   const { single, executions, bareSingle } = await (async () => {
     try {
-      log("bare node:http, one connection (after the client's warm-up on it)")
-      await sequences.run(bare.baseUrl, Array.from({ length: CLIENT_WARM_UP }, () => "/"), CLIENT_WARM_UP_MAX_SECONDS)
+      log("bare node:http, one connection")
       const bareSingle = summarizeSingle(await sequences.run(bare.baseUrl, Array.from({ length: 1_000_000 }, () => "/"), options.duration))
       log("single executions (1 connection, response cache off)")
       return { bareSingle, ...await singleExecutions(sequences, executing, options) }

@@ -4,15 +4,18 @@
  * main thread, which holds every family's corpus (some 70 MB live at 4.45 M records), does not time
  * its own full collections into the answers: each body read is memory outside the heap, and the
  * main thread collected every 130–300 ms under the 18–33 KB bodies, with pauses of 2–36 ms, as long
- * as the slowest answers of those families. One thread for every sequence, so that its HTTP client
- * is compiled once, by the warm-up, and not again in each family's first requests.
+ * as the slowest answers of those families. Its HTTP client is compiled before the first order
+ * (`warmClient`), and one thread runs every sequence, so that a family's first requests time the
+ * server's first use, not the client's.
  */
 import { parentPort } from "node:worker_threads"
+import { warmClient } from "./httpGet.ts"
 import { runSequence, type SequenceMessage, type SequenceOrder } from "./sequence.ts"
 
 const port = parentPort
 if (port === null) throw new Error("the sequences' thread runs as a worker thread")
 const post = (message: SequenceMessage): void => port.postMessage(message)
+await warmClient()
 const goOn = () => new Promise<void>((resolve) => port.once("message", () => resolve()))
 
 port.on("message", async (order: SequenceOrder) => {

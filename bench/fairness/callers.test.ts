@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { setTimeout as sleep } from "node:timers/promises"
 import { recordingServer } from "../recordingServer.testing.ts"
 import { startLoad } from "./loadedCaller.ts"
-import { measuredCaller } from "./measuredCaller.ts"
+import { measuredCaller, startMeasuredCaller } from "./measuredCaller.ts"
 
 describe("measuredCaller", () => {
   it("sends from its own address, one request at a time, and keeps within the quota the server states", async () => {
@@ -42,6 +42,25 @@ describe("measuredCaller", () => {
       assert.isBelow(record.sent, 100)
       assert.deepStrictEqual(server.paths, Array.from({ length: record.sent }, (_, i) => `/v1/equides?nom=${i}`))
     } finally {
+      await server.close()
+    }
+  })
+})
+
+describe("startMeasuredCaller", () => {
+  it("warms, then measures, from a thread of its own, one order after the other", async () => {
+    const server = await recordingServer((request, response) => response.end(request.url))
+    const caller = startMeasuredCaller()
+    try {
+      await caller.warm(server.baseUrl, ["/w1", "/w2"], 10)
+      const record = await caller.measure(server.baseUrl, ["/a", "/b"], { localAddress: "127.0.0.1", rate: 100, duration: 10 })
+      // The warm-up opened by its unrecorded path; no quota stated, so no pacing.
+      assert.deepStrictEqual(server.paths, ["/healthz", "/w1", "/w2", "/a", "/b"])
+      assert.deepStrictEqual(record.statuses, { "200": 2 })
+      assert.strictEqual(record.sent, 2)
+      assert.strictEqual(record.latencies.length, 2)
+    } finally {
+      await caller.close()
       await server.close()
     }
   })

@@ -5,6 +5,7 @@
  * about the lists served.
  */
 import { setTimeout as sleep } from "node:timers/promises"
+import { Worker } from "node:worker_threads"
 import { oneConnection, timedGet } from "../diverse/httpGet.ts"
 import { Pacer, remainingOf } from "./pacing.ts"
 
@@ -19,11 +20,13 @@ export interface CallerRecord {
 
 const header = (value: string | ReadonlyArray<string> | undefined): string | undefined => typeof value === "string" ? value : value?.join(", ")
 
-export const measuredCaller = async (
-  baseUrl: string,
-  paths: ReadonlyArray<string>,
-  options: { readonly localAddress: string; readonly rate: number; readonly duration: number }
-): Promise<CallerRecord> => {
+export interface CallerOptions {
+  readonly localAddress: string
+  readonly rate: number
+  readonly duration: number
+}
+
+export const measuredCaller = async (baseUrl: string, paths: ReadonlyArray<string>, options: CallerOptions): Promise<CallerRecord> => {
   const agent = oneConnection(options.localAddress)
   const pacer = new Pacer(options.rate)
   const deadline = performance.now() + options.duration * 1000
@@ -51,4 +54,36 @@ export const measuredCaller = async (
     agent.destroy()
   }
   return { latencies, statuses, sent }
+}
+
+/** What the measured caller's thread is told (`measuredWorker.ts`): untimed requests one at a time, or a phase. */
+export type CallerOrder =
+  | { readonly kind: "warm"; readonly baseUrl: string; readonly paths: ReadonlyArray<string>; readonly duration: number }
+  | { readonly kind: "measure"; readonly baseUrl: string; readonly paths: ReadonlyArray<string>; readonly options: CallerOptions }
+
+export interface MeasuredCallerThread {
+  /** `paths` one after the other, untimed (`runSequence`): the server's first uses and the thread's client warmed. */
+  readonly warm: (baseUrl: string, paths: ReadonlyArray<string>, duration: number) => Promise<void>
+  readonly measure: (baseUrl: string, paths: ReadonlyArray<string>, options: CallerOptions) => Promise<CallerRecord>
+  readonly close: () => Promise<void>
+}
+
+/** The measured caller on a thread of its own, one order at a time. */
+export const startMeasuredCaller = (): MeasuredCallerThread => {
+  const worker = new Worker(new URL("./measuredWorker.ts", import.meta.url))
+  const ask = <A>(order: CallerOrder) =>
+    new Promise<A>((resolve, reject) => {
+      const failed = (error: Error) => reject(error)
+      worker.once("error", failed)
+      worker.once("message", (answer: A) => {
+        worker.off("error", failed)
+        resolve(answer)
+      })
+      worker.postMessage(order)
+    })
+  return {
+    warm: (baseUrl, paths, duration) => ask<void>({ kind: "warm", baseUrl, paths, duration }),
+    measure: (baseUrl, paths, options) => ask<CallerRecord>({ kind: "measure", baseUrl, paths, options }),
+    close: async () => void (await worker.terminate())
+  }
 }

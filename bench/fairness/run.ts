@@ -19,11 +19,10 @@ import { oneConnection, timedGet } from "../diverse/httpGet.ts"
 import { log, PROBE_INTERVAL_MS, PROBE_PATH } from "../diverse/measureRun.ts"
 import { startProbe } from "../diverse/probe.ts"
 import { drawFamilies } from "../diverse/run.ts"
-import { runSequence } from "../diverse/sequence.ts"
 import { mixed } from "../diverse/soak.ts"
 import { type LoadRequest, type LoadSummary, startLoad } from "./loadedCaller.ts"
 import { loadedFamilies } from "./loadedFamilies.ts"
-import { measuredCaller } from "./measuredCaller.ts"
+import { startMeasuredCaller } from "./measuredCaller.ts"
 import { parsePolicy, type Policy, probeIntervalMs, unitsPerSecond } from "./pacing.ts"
 import { type FairnessRun, type FairnessSetup, formatFairness, type Phase, phaseOf, summarizeFairness } from "./report.ts"
 
@@ -64,6 +63,7 @@ interface Corpus {
 
 const measureRun = async (dataFile: string, corpus: Corpus, options: FairnessOptions): Promise<{ run: FairnessRun; policy: string; probeIntervalMs: number }> => {
   const server = await startApi(dataFile, { ...options.serverEnv, WORKERS: String(options.workers) }, "deployed")
+  const caller = startMeasuredCaller()
   try {
     const check = oneConnection(PROBE_ADDRESS)
     const policyHeader = header((await timedGet(check, server.baseUrl + PROBE_PATH)).headers["ratelimit-policy"])
@@ -78,7 +78,7 @@ const measureRun = async (dataFile: string, corpus: Corpus, options: FairnessOpt
     const phase = async (paths: ReadonlyArray<string>, load?: LoadRequest): Promise<{ phase: Phase; load: LoadSummary | undefined }> => {
       const probing = await startProbe(probe)
       const loading = load === undefined ? undefined : await startLoad(load)
-      const record = await measuredCaller(server.baseUrl, paths, { localAddress: MEASURED_ADDRESS, rate, duration: options.duration })
+      const record = await caller.measure(server.baseUrl, paths, { localAddress: MEASURED_ADDRESS, rate, duration: options.duration })
       const [probes, loaded] = await Promise.all([probing.stop(), loading?.stop()])
       return { phase: phaseOf(record, probes), load: loaded }
     }
@@ -86,7 +86,7 @@ const measureRun = async (dataFile: string, corpus: Corpus, options: FairnessOpt
       log(`  ${name.padEnd(9)} ${measured.requests} lists  p50 ${measured.p50.toFixed(2)}  p99 ${measured.p99.toFixed(2)}  max ${measured.max.toFixed(2)} ms` +
         `  statuses ${JSON.stringify(statuses)}  probe p99 ${probes.p99.toFixed(2)} max ${probes.max.toFixed(2)} ms`)
 
-    await runSequence(server.baseUrl, corpus.warmUp, options.duration)
+    await caller.warm(server.baseUrl, corpus.warmUp, options.duration)
     await refill()
     const unloaded = await phase(corpus.unloaded)
     describe("unloaded", unloaded.phase)
@@ -102,6 +102,7 @@ const measureRun = async (dataFile: string, corpus: Corpus, options: FairnessOpt
       probeIntervalMs: probe.intervalMs
     }
   } finally {
+    await caller.close()
     await stop(server)
   }
 }
