@@ -44,7 +44,7 @@ export const timedGet = (agent: Agent, url: string): Promise<Answer> =>
  * runs (interpreted, then compiled) into the first answers it measures, which issue 24 holds to 3×
  * the warm p99 of their family.
  */
-export const warmClient = async (requests = 3_000): Promise<void> => {
+export const warmClient = async (requests = 1_000): Promise<void> => {
   const server = createServer((_request, response) => response.end("x".repeat(2_048)))
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const agent = oneConnection()
