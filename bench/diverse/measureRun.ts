@@ -3,7 +3,8 @@
  * started for it (no warm-up: the first uses after the start count), so that one family's answers
  * kept in the response cache never serve another's.
  *
- * 1. single executions: each family's paths in turn, one connection, `RESPONSE_CACHE_MB=0`; the
+ * 1. single executions, timed on a thread of their own (`sequenceWorker.ts`): the bare node:http
+ *    server on one connection, then each family's paths in turn, one connection, `RESPONSE_CACHE_MB=0`; the
  *    first FIRST_USE requests of each family apart from the rest (issue 24: first use); the server's
  *    execution histograms read before and after the rest: what each route's declared cost is
  *    checked against;
@@ -13,8 +14,7 @@
  *    every request executes;
  * 3. the crawler on a server of its own: the id pool in four consecutive parts, so the throughput
  *    of each part shows what filling the response cache does to it;
- * 4. the bare node:http baseline for the body sizes met, over 50 connections (probed meanwhile), and
- *    on one connection.
+ * 4. the bare node:http baseline for the body sizes met, over 50 connections (probed meanwhile).
  */
 import { percentile, measure, median, type Measurement } from "../load.ts"
 import { type ApiServer, memoryOf, type Memory, type Started, startApi, stop } from "../processes.ts"
