@@ -13,6 +13,7 @@ import { executionCost } from "./executionCost.ts"
 import { Disponibilite } from "./middleware.ts"
 import { documented, NoQuery } from "./params.ts"
 import { Introuvable } from "./problems.ts"
+import { unheldBreedRow } from "../query/genetique.ts"
 import { genetiqueQuery } from "./queries.ts"
 import { example } from "./routeExample.ts"
 import { onWorkers } from "./workers.ts"
@@ -91,7 +92,14 @@ export class GenetiqueApi extends HttpApiGroup.make("genetique")
       // extract, whose race values are mostly distinct, nearly every record's first request would be one.
       .annotateMerge(benchPlan({ firstUsePer: "race" }))
       .annotateMerge(example(({ id, row }) => ({ url: `/v1/equides/${id}/genetique`, execution: { endpoint: "genetique", request: { kind: "equide", row } } }), {
-        after: "consanguinite"
+        after: "consanguinite",
+        // And a horse of a breed the Dataset does not hold (the subject's is held): the path that makes the breed's
+        // reference and shares in the thread, which each worker's first request of such a breed otherwise compiled
+        // (issue 24 item 6).
+        warms: ({ data }) => {
+          const row = unheldBreedRow(data)
+          return row === undefined ? [] : [{ endpoint: "genetique", request: { kind: "equide", row } }]
+        }
       }))
       .annotateMerge(documented(idPath))
       // A lookup of the load's columns once the breed's reference is made (one indirect pass per breed and

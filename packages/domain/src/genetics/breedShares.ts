@@ -4,7 +4,7 @@
  * breed's mean coancestry (`parente_moyenne`) then costs one walk up the animals asked about.
  * Computing a large breed's shares takes 50–170 ms at 4.45 M records (its reference population's
  * ancestry: 200 000–320 000 animals), too much for a first request and, per thread, for memory;
- * a small breed's take a few milliseconds and are computed where they are asked for.
+ * a small breed's (under 10 000 ancestors) take 1–5 ms and are computed where they are asked for.
  */
 import { type Dimension, postingsCount, postingsOf } from "../dataset/columns.ts"
 import { codesFoldingAs } from "../dataset/foldedCodes.ts"
@@ -12,8 +12,13 @@ import { type GroupShares, groupShares } from "./groupCoancestry.ts"
 import type { OrderedPedigree } from "./ordered.ts"
 import { type ReferencePopulation, referencePopulation } from "./reference.ts"
 
-/** Breeds whose reference population's ancestry reaches this many animals are held (8 ms or more to compute). */
-export const HELD_ANCESTRY = 20_000
+/**
+ * Breeds whose reference population's ancestry reaches this many animals are held (about 5 ms or
+ * more to compute in a thread at 4.45 M records, 30–35 ms as a worker's first request): 17 breeds of
+ * the generated extract, 18.3 MiB; at 20 000, 12 breeds and 17.2 MiB, and Welsh, Connemara, Breton,
+ * Shetland and Comtois were each a worker's 30 ms first use (issue 24 item 6).
+ */
+export const HELD_ANCESTRY = 10_000
 /** A race spelling carried by fewer records starts no breed to hold (its breed may still be held through another spelling). */
 const HELD_RECORDS = 500
 
