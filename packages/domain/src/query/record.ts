@@ -91,7 +91,6 @@ export const findEquide = (data: DatasetData, idText: string): number | undefine
   return row >= 0 ? row : undefined
 }
 
-/** Summary of one row (list rows, default view). */
 /** Who `row` is, as a list row, a suggestion and a best offspring begin: id, nom, race, sexe, and the birth year when known. */
 export const identityOf = (data: DatasetData, row: number): Pick<Resume, "id" | "nom" | "race" | "sexe" | "annee_naissance"> => {
   const annee = anneeOf(data, row)
@@ -104,6 +103,7 @@ export const identityOf = (data: DatasetData, row: number): Pick<Resume, "id" | 
   }
 }
 
+/** Summary of one row (list rows, default view). */
 export const resume = (data: DatasetData, row: number): Resume => {
   const out: Mutable<Resume> = identityOf(data, row)
   const robe = data.robe.codes[row]
