@@ -21,7 +21,8 @@ import {
   idOf,
   nomOf,
   referential,
-  routeExamples
+  routeExamples,
+  unheldBreedRow
 } from "@equides/domain"
 import { Result } from "effect"
 
@@ -69,6 +70,7 @@ export const exampleSubject = (data: DatasetData, openapi: () => unknown): Examp
   const row = subjectRow(data)
   if (row === undefined) return undefined
   const mating = matingOf(data, row)
+  let unheld: { readonly row: number | undefined } | undefined
   return {
     data,
     row,
@@ -77,6 +79,7 @@ export const exampleSubject = (data: DatasetData, openapi: () => unknown): Examp
     race: mostFrequent(data, "races"),
     indice: mostFrequent(data, "codes_indice"),
     mating,
+    unheldBreed: () => (unheld ??= { row: unheldBreedRow(data) }).row,
     discovery: () => discovery(data),
     openapi
   }

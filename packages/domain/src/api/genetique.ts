@@ -13,7 +13,6 @@ import { executionCost } from "./executionCost.ts"
 import { Disponibilite } from "./middleware.ts"
 import { documented, NoQuery } from "./params.ts"
 import { Introuvable } from "./problems.ts"
-import { unheldBreedRow } from "../query/genetique.ts"
 import { genetiqueQuery } from "./queries.ts"
 import { example } from "./routeExample.ts"
 import { onWorkers } from "./workers.ts"
@@ -96,8 +95,8 @@ export class GenetiqueApi extends HttpApiGroup.make("genetique")
         // And a horse of a breed the Dataset does not hold (the subject's is held): the path that makes the breed's
         // reference and shares in the thread, which each worker's first request of such a breed otherwise compiled
         // (issue 24 item 6).
-        warms: ({ data }) => {
-          const row = unheldBreedRow(data)
+        warms: ({ unheldBreed }) => {
+          const row = unheldBreed()
           return row === undefined ? [] : [{ endpoint: "genetique", request: { kind: "equide", row } }]
         }
       }))

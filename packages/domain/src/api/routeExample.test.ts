@@ -18,6 +18,7 @@ const subject: ExampleSubject = {
   race: "Selle Français",
   indice: "ISO",
   mating: { pere: 1, mere: 2 },
+  unheldBreed: () => 2,
   discovery: () => ({ nom: "discovery" }),
   openapi: () => ({ openapi: "3.1.0" })
 }
@@ -96,6 +97,16 @@ describe("warmUpExecutions", () => {
     const warmed = warmUpExecutions(endpointsOf(Api), subject).filter(({ route }) => route === "/v1/stats/genetique")
     expect(subject.race).toBeDefined()
     expect(warmed.map(({ execution }) => execution)).toEqual([{ endpoint: "genetique", request: { kind: "stats", query: {} } }])
+  })
+
+  it("warms /v1/equides/{id}/genetique for the subject and for a horse of a breed the Dataset does not hold", () => {
+    const warmed = warmUpExecutions(endpointsOf(Api), subject).filter(({ route }) => route === "/v1/equides/{id}/genetique")
+    expect(warmed.map(({ execution }) => execution)).toEqual([
+      { endpoint: "genetique", request: { kind: "equide", row: 0 } },
+      { endpoint: "genetique", request: { kind: "equide", row: 2 } }
+    ])
+    const allHeld = warmUpExecutions(endpointsOf(Api), { ...subject, unheldBreed: () => undefined }).filter(({ route }) => route === "/v1/equides/{id}/genetique")
+    expect(allHeld).toHaveLength(1)
   })
 
   it("warms the search on a first letter and on a whole word then the start of another (the multi-word path)", () => {

@@ -30,6 +30,12 @@ export interface ExampleSubject {
   readonly indice: string | undefined
   /** The parents of its first product whose both parents have a record. */
   readonly mating: { readonly pere: number; readonly mere: number } | undefined
+  /**
+   * A record of the most numerous breed whose reference population the Dataset does not hold
+   * (`unheldBreedRow`), undefined when every breed is held: found on first call, then kept (a pass
+   * over the race values, 2–4 ms on the hard extract, that only the warm-up needs).
+   */
+  readonly unheldBreed: () => number | undefined
   /** Answers the server composes: the discovery document and the OpenAPI description. */
   readonly discovery: () => unknown
   readonly openapi: () => unknown

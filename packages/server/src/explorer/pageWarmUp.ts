@@ -5,7 +5,7 @@
  * not type-check. The execution's `warmUpWork` runs them with the API routes' (their definitions'
  * examples).
  */
-import { type ExampleSubject, idOf, unheldBreedRow } from "@equides/domain"
+import { type ExampleSubject, idOf } from "@equides/domain"
 import type { PageExecution } from "./pages.ts"
 import { EXPLORER_STATS, listPath, matingPath, matingsPath, pedigreePath, progenyPath, recordPath, siresPath } from "./paths.ts"
 
@@ -22,8 +22,8 @@ export const PAGE_WARM_UPS: { readonly [Kind in PageKind]: PageWarmUp } = {
   // And a record of a breed whose reference population a thread makes on first use (the page shows it beside F):
   // the subject's breed is held by the Dataset, so that path had not run, and each worker's first record page of
   // another breed took 4–13 ms at full scale (issue 24 item 6).
-  record: ({ data, id }) => {
-    const other = unheldBreedRow(data)
+  record: ({ data, id, unheldBreed }) => {
+    const other = unheldBreed()
     return [id, ...(other === undefined ? [] : [idOf(data, other)])].map((each) => ({ page: "record", url: recordPath(each), id: each }))
   },
   pedigree: ({ id }) => ({ page: "pedigree", url: pedigreePath(id, 8), id }),
