@@ -176,8 +176,12 @@ const parts = <A>(items: ReadonlyArray<A>, count: number): Array<ReadonlyArray<A
 export const bareSizes = (single: Partial<Record<FamilyName, Single>>): Array<number> =>
   [...new Set([0, ...Object.values(single).flatMap((s) => (s === undefined ? [] : [Math.round(s.bytes)])).filter((bytes) => bytes > SIZED_BASELINE_ABOVE)])]
 
-const singleExecutions = (sequences: SequenceThread, executing: ReadonlyArray<Family>, options: RunOptions) =>
-  withServer(options, { RESPONSE_CACHE_MB: "0" }, async (server) => {
+/** The bare server on one connection, then each family's single executions on a fresh server, all timed on `sequences`. */
+const singleExecutions = async (sequences: SequenceThread, bare: Started, executing: ReadonlyArray<Family>, options: RunOptions) => {
+  log("bare node:http, one connection")
+  const bareSingle = summarizeSingle(await sequences.run(bare.baseUrl, Array.from({ length: 1_000_000 }, () => "/"), options.duration))
+  log("single executions (1 connection, response cache off)")
+  const timed = await withServer(options, { RESPONSE_CACHE_MB: "0" }, async (server) => {
     const results: Partial<Record<FamilyName, Single>> = {}
     // Each family's executions after its first uses (those are reported apart, as latencies): what its calls cost.
     const scrape = async () => executionHistograms(await fetch(server.metricsUrl).then((response) => response.text()))
@@ -196,22 +200,15 @@ const singleExecutions = (sequences: SequenceThread, executing: ReadonlyArray<Fa
     }
     return { single: results, executions: addHistograms(warm) }
   })
+  return { bareSingle, ...timed }
+}
 
 export const measureRun = async (families: ReadonlyArray<Family>, bare: Started, options: RunOptions): Promise<Run> => {
   const executing = families.filter((family) => family.name !== "crawler")
   const crawler = families.find((family) => family.name === "crawler")
 
   const sequences = startSequenceThread()
-  const { single, executions, bareSingle } = await (async () => {
-    try {
-      log("bare node:http, one connection")
-      const bareSingle = summarizeSingle(await sequences.run(bare.baseUrl, Array.from({ length: 1_000_000 }, () => "/"), options.duration))
-      log("single executions (1 connection, response cache off)")
-      return { bareSingle, ...await singleExecutions(sequences, executing, options) }
-    } finally {
-      await sequences.close()
-    }
-  })()
+  const { single, executions, bareSingle } = await singleExecutions(sequences, bare, executing, options).finally(sequences.close)
 
   const underLoad: Partial<Record<FamilyName, UnderLoad>> = {}
   const loadEach = async (server: Started, taken: ReadonlyArray<Family>) => {

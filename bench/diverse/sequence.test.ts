@@ -69,6 +69,20 @@ describe("startSequenceThread", () => {
   })
 })
 
+describe("startSequenceThread, failing", () => {
+  it("rejects a sequence whose pause fails (a thread waiting on it would hold the bench)", async () => {
+    const server = await recordingServer((request, response) => response.end(request.url))
+    const sequences = startSequenceThread()
+    try {
+      const failing = sequences.run(server.baseUrl, ["/a", "/b"], 10, { requests: 1, run: () => Promise.reject(new Error("no metrics")) })
+      await failing.then(() => assert.fail("the sequence settled"), (error: Error) => assert.strictEqual(error.message, "no metrics"))
+    } finally {
+      await sequences.close()
+      await server.close()
+    }
+  })
+})
+
 describe("startProbe", () => {
   it("probes at its pace until stopped, and counts answers other than 200", async () => {
     let asked = 0

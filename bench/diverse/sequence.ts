@@ -7,8 +7,8 @@
  * family's first requests measure the route's first use (issue 24 item 6), not the TCP handshake
  * and the server's first parse on a new socket, which cost a bare `node:http` server 1–5 ms too.
  */
-import { Worker } from "node:worker_threads"
 import { oneConnection, timedGet } from "./httpGet.ts"
+import { startOrderedThread } from "./thread.ts"
 
 export interface Executed {
   readonly path: string
@@ -65,30 +65,17 @@ export interface SequenceThread {
  * collections are not in them (`sequenceWorker.ts`).
  */
 export const startSequenceThread = (): SequenceThread => {
-  const worker = new Worker(new URL("./sequenceWorker.ts", import.meta.url))
-  let failed: ((error: Error) => void) | undefined
-  worker.on("error", (error) => failed?.(error))
-  worker.once("exit", (code) => failed?.(new Error(`the sequences' thread ended (code ${code})`)))
+  const thread = startOrderedThread<SequenceOrder>(new URL("./sequenceWorker.ts", import.meta.url))
   return {
-    run: (baseUrl, paths, duration, pause) =>
-      new Promise((resolve, reject) => {
-        failed = reject
-        const onMessage = (message: SequenceMessage) => {
-          if (message.kind === "paused") {
-            pause?.run().then(() => worker.postMessage({ kind: "go on" } satisfies SequenceOrder), reject)
-            return
-          }
-          worker.off("message", onMessage)
-          failed = undefined
-          resolve(Array.from(message.statuses, (status, i) => ({ path: paths[i], status, bytes: message.bytes[i], ms: message.ms[i] })))
-        }
-        worker.on("message", onMessage)
-        const order: SequenceOrder = { kind: "run", baseUrl, paths, duration, ...(pause === undefined ? {} : { pauseAt: pause.requests }) }
-        worker.postMessage(order)
-      }),
-    close: async () => {
-      failed = undefined
-      await worker.terminate()
-    }
+    run: async (baseUrl, paths, duration, pause) => {
+      const order: SequenceOrder = { kind: "run", baseUrl, paths, duration, ...(pause === undefined ? {} : { pauseAt: pause.requests }) }
+      const done = await thread.ask<Extract<SequenceMessage, { kind: "done" }>>(order, (message, fail) => {
+        if ((message as SequenceMessage).kind !== "paused") return false
+        pause?.run().then(() => thread.tell({ kind: "go on" }), fail)
+        return true
+      })
+      return Array.from(done.statuses, (status, i) => ({ path: paths[i], status, bytes: done.bytes[i], ms: done.ms[i] }))
+    },
+    close: thread.close
   }
 }

@@ -5,8 +5,8 @@
  * about the lists served.
  */
 import { setTimeout as sleep } from "node:timers/promises"
-import { Worker } from "node:worker_threads"
 import { oneConnection, timedGet } from "../diverse/httpGet.ts"
+import { startOrderedThread } from "../diverse/thread.ts"
 import { Pacer, remainingOf } from "./pacing.ts"
 
 export interface CallerRecord {
@@ -70,20 +70,10 @@ export interface MeasuredCallerThread {
 
 /** The measured caller on a thread of its own, one order at a time. */
 export const startMeasuredCaller = (): MeasuredCallerThread => {
-  const worker = new Worker(new URL("./measuredWorker.ts", import.meta.url))
-  const ask = <A>(order: CallerOrder) =>
-    new Promise<A>((resolve, reject) => {
-      const failed = (error: Error) => reject(error)
-      worker.once("error", failed)
-      worker.once("message", (answer: A) => {
-        worker.off("error", failed)
-        resolve(answer)
-      })
-      worker.postMessage(order)
-    })
+  const thread = startOrderedThread<CallerOrder>(new URL("./measuredWorker.ts", import.meta.url))
   return {
-    warm: (baseUrl, paths, duration) => ask<void>({ kind: "warm", baseUrl, paths, duration }),
-    measure: (baseUrl, paths, options) => ask<CallerRecord>({ kind: "measure", baseUrl, paths, options }),
-    close: async () => void (await worker.terminate())
+    warm: (baseUrl, paths, duration) => thread.ask<void>({ kind: "warm", baseUrl, paths, duration }),
+    measure: (baseUrl, paths, options) => thread.ask<CallerRecord>({ kind: "measure", baseUrl, paths, options }),
+    close: thread.close
   }
 }
