@@ -35,23 +35,23 @@ describe("process settings", () => {
   })
 
   it("names the V8 flags a process was started without, a value given explicitly kept", () => {
-    expect(missingFlags([])).toEqual(["--expose-gc", "--max-semi-space-size=4", "--retain-maps-for-n-gc=1000", "--no-parallel-scavenge", "--no-allocation-site-pretenuring"])
-    expect(missingFlags(["--experimental-strip-types", "--max-semi-space-size=16", "--retain-maps-for-n-gc=1000", "--no-parallel-scavenge", "--no-allocation-site-pretenuring"])).toEqual(["--expose-gc"])
-    expect(missingFlags(["--max-semi-space-size=4", "--retain-maps-for-n-gc=5", "--expose-gc"])).toEqual(["--no-parallel-scavenge", "--no-allocation-site-pretenuring"])
-    expect(missingFlags(["--max-semi-space-size=4", "--retain-maps-for-n-gc=5", "--expose-gc", "--no-parallel-scavenge", "--no-allocation-site-pretenuring"])).toEqual([])
+    expect(missingFlags([])).toEqual(["--expose-gc", "--max-semi-space-size=4", "--retain-maps-for-n-gc=1000", "--no-parallel-scavenge", "--no-allocation-site-pretenuring", "--heap-growing-percent=100"])
+    expect(missingFlags(["--experimental-strip-types", "--max-semi-space-size=16", "--retain-maps-for-n-gc=1000", "--no-parallel-scavenge", "--no-allocation-site-pretenuring", "--heap-growing-percent=100"])).toEqual(["--expose-gc"])
+    expect(missingFlags(["--max-semi-space-size=4", "--retain-maps-for-n-gc=5", "--expose-gc"])).toEqual(["--no-parallel-scavenge", "--no-allocation-site-pretenuring", "--heap-growing-percent=100"])
+    expect(missingFlags(["--max-semi-space-size=4", "--retain-maps-for-n-gc=5", "--expose-gc", "--no-parallel-scavenge", "--no-allocation-site-pretenuring", "--heap-growing-percent=50"])).toEqual([])
   })
 
   it("relaunches a process started without its settings, with them, and has nothing to say", () => {
     const { proc, calls } = started(["--max-semi-space-size=4"], { HOME: "/root" }, () => undefined)
     expect(ensureProcessSettings(proc)).toBeUndefined()
     expect(calls).toEqual([{
-      args: ["/usr/bin/node", "--expose-gc", "--retain-maps-for-n-gc=1000", "--no-parallel-scavenge", "--no-allocation-site-pretenuring", "--max-semi-space-size=4", "main.ts"],
+      args: ["/usr/bin/node", "--expose-gc", "--retain-maps-for-n-gc=1000", "--no-parallel-scavenge", "--no-allocation-site-pretenuring", "--heap-growing-percent=100", "--max-semi-space-size=4", "main.ts"],
       env: { HOME: "/root", GLIBC_TUNABLES: TUNED }
     }])
   })
 
   it("leaves a process started with its settings as it is", () => {
-    const { proc, calls } = started(["--expose-gc", "--max-semi-space-size=4", "--retain-maps-for-n-gc=1000", "--no-parallel-scavenge", "--no-allocation-site-pretenuring"], { GLIBC_TUNABLES: TUNED }, () => undefined)
+    const { proc, calls } = started(["--expose-gc", "--max-semi-space-size=4", "--retain-maps-for-n-gc=1000", "--no-parallel-scavenge", "--no-allocation-site-pretenuring", "--heap-growing-percent=100"], { GLIBC_TUNABLES: TUNED }, () => undefined)
     expect(ensureProcessSettings(proc)).toBeUndefined()
     expect(calls).toEqual([])
   })
@@ -61,9 +61,9 @@ describe("process settings", () => {
       throw new Error("EPERM: operation not permitted, execve")
     })
     expect(ensureProcessSettings(refused.proc)).toBe(
-      "Relance avec les réglages du serveur impossible (EPERM: operation not permitted, execve) : le serveur tourne sans --expose-gc --max-semi-space-size=4 --retain-maps-for-n-gc=1000 --no-parallel-scavenge --no-allocation-site-pretenuring"
+      "Relance avec les réglages du serveur impossible (EPERM: operation not permitted, execve) : le serveur tourne sans --expose-gc --max-semi-space-size=4 --retain-maps-for-n-gc=1000 --no-parallel-scavenge --no-allocation-site-pretenuring --heap-growing-percent=100"
     )
-    const without = started(["--expose-gc", "--max-semi-space-size=4", "--retain-maps-for-n-gc=1000", "--no-parallel-scavenge", "--no-allocation-site-pretenuring"], {})
+    const without = started(["--expose-gc", "--max-semi-space-size=4", "--retain-maps-for-n-gc=1000", "--no-parallel-scavenge", "--no-allocation-site-pretenuring", "--heap-growing-percent=100"], {})
     expect(ensureProcessSettings(without.proc)).toBe(
       `Relance avec les réglages du serveur impossible (process.execve absent) : le serveur tourne sans GLIBC_TUNABLES=${TUNED}`
     )

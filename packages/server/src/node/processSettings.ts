@@ -29,6 +29,13 @@
  *   body stayed until a full collection: under `/v1/stats/genetique` (17.6 KB bodies) 5–7 full
  *   collections of the main thread per 3 000 requests instead of 1, and a p99 of 2.4–2.8 ms
  *   instead of 1.7–1.8 (issue 27's ≤ 2 ms; the workers' heavy routes unchanged, `docs/decisions.md`).
+ * - `--heap-growing-percent=100`: after a full collection V8 sets the next one at twice what is
+ *   live instead of at its own factor, which it kept near its 1.1 minimum on the server's thread
+ *   (the next one at 56 MB for 49 MB live): under the explorer's pages (20 KB bodies relayed from
+ *   the workers, 3 000 a second) the old generation reached it every 0.2–0.6 s, 14–30 full
+ *   collections in 9 s with pauses and steps of 5–17 ms, each a slow probe. With it 2–7, and the
+ *   probe p99 under those pages 9–12 → 5–6 ms, for about 10 MB more resident under that load
+ *   (issue 24 item 4, `docs/decisions.md`).
  * - glibc's malloc: an array of 128 KiB or more (a bitset over the rows is 556 KiB at 4.45 M) is
  *   by default mapped fresh and unmapped when freed, so every query that builds one pays its
  *   first-touch page faults again (136 faults, about 1.8 ms here, for one bitset). Below
@@ -46,7 +53,8 @@ const V8_FLAGS = [
   "--max-semi-space-size=4",
   "--retain-maps-for-n-gc=1000",
   "--no-parallel-scavenge",
-  "--no-allocation-site-pretenuring"
+  "--no-allocation-site-pretenuring",
+  "--heap-growing-percent=100"
 ] as const
 
 const MALLOC_TUNABLES: ReadonlyArray<readonly [string, string]> = [
