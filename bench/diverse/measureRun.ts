@@ -56,6 +56,8 @@ export interface Latencies {
   readonly requests: number
   readonly p50: number
   readonly max: number
+  /** The slowest of them, with their place in the sequence (0: the first): what was slow, and when. */
+  readonly slowest?: ReadonlyArray<{ readonly index: number; readonly path: string; readonly ms: number }>
 }
 
 export interface Single {
@@ -122,7 +124,12 @@ export const summarizeSingle = (executed: ReadonlyArray<Executed>): Single => {
     errors: failed.length,
     failedPaths: failed.slice(0, SLOWEST_KEPT).map((e) => `${e.status} ${e.path}`),
     first: executed[0]?.ms ?? Number.NaN,
-    firstUse: { requests: firstUse.length, p50: percentile(firstUse, 0.5), max: maxOf(firstUse) },
+    firstUse: {
+      requests: firstUse.length,
+      p50: percentile(firstUse, 0.5),
+      max: maxOf(firstUse),
+      slowest: executed.slice(0, FIRST_USE).map(({ path, ms }, index) => ({ index, path, ms })).sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_KEPT)
+    },
     p50: percentile(warm, 0.5),
     p99: percentile(warm, 0.99),
     max: maxOf(warm),
@@ -195,7 +202,8 @@ const singleExecutions = async (sequences: SequenceThread, bare: Started, execut
       results[family.name] = result
       log(
         `  ${family.name.padEnd(17)} ${String(result.requests).padStart(7)} requests  first ${FIRST_USE}: p50 ${ms(result.firstUse.p50)} max ${ms(result.firstUse.max)}` +
-          `  then p50 ${ms(result.p50)}  p99 ${ms(result.p99)}  max ${ms(result.max)} ms  errors ${result.errors}`
+          `  then p50 ${ms(result.p50)}  p99 ${ms(result.p99)}  max ${ms(result.max)} ms  errors ${result.errors}` +
+          `  first use's slowest ${(result.firstUse.slowest ?? []).map((s) => `#${s.index} ${ms(s.ms)}`).join(", ")}`
       )
     }
     return { single: results, executions: addHistograms(warm) }
