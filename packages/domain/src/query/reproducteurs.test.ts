@@ -4,6 +4,7 @@ import fc from "fast-check"
 import { dictionaryValues } from "../dataset/columns.ts"
 import { buildDataset } from "../dataset/Dataset.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
+import type { SourceRecord } from "../dataset/SourceRecord.ts"
 import { Reproducteurs } from "../schemas/progeny.ts"
 import { compareText, INDEX_CODES, naiveRows, RACES, YEARS } from "../testing/arbitraries.ts"
 import { idN } from "../testing/ids.ts"
@@ -117,34 +118,65 @@ describe("reproducteurs", () => {
           if (!dictionaryValues(data.indice.values).includes(input.code)) return
           // A breed no record carries is refused (tested above).
           if (input.race !== undefined && !input.race.every((race) => dictionaryValues(data.race.values).includes(race))) return
-          const r = ranked(data, input)
-          expect(Schema.encodeSync(Reproducteurs)(r)).toEqual(r)
-          const rows = naiveRows(records)
-          const parents = naiveParents(records)
-          const races = input.race === undefined ? undefined : new Set(input.race.map(foldValue))
-          const bounded = input.annee_min !== undefined || input.annee_max !== undefined
-          const expected = records.flatMap((record, p) => {
-            if (rows[p].sexe !== (input.sexe ?? "Male")) return []
-            if (races !== undefined && (record.race === undefined || !races.has(foldValue(record.race)))) return []
-            const values = records.flatMap((child, c) => {
-              if (parents[c].pere !== p && parents[c].mere !== p) return []
-              const year = rows[c].year
-              if (bounded && (year === undefined || year < (input.annee_min ?? -Infinity) || year > (input.annee_max ?? Infinity))) return []
-              const v = naiveValue(child, input.code)
-              return v === undefined ? [] : [v.valeur]
-            })
-            return values.length < (input.produits_min ?? 5) ? [] : [{ p, produits: values.length, ...naiveSummary(values) }]
-          }).sort((a, b) =>
-            b.moyenne - a.moyenne || b.produits - a.produits || compareText(rows[a.p].nameKey, rows[b.p].nameKey) ||
-            compareText(records[a.p].id ?? "", records[b.p].id ?? "")
-          )
-          expect(r.pagination.total).toBe(expected.length)
-          expect(r.donnees.map((d) => [d.parent.id, d.produits, d.moyenne, d.mediane, d.maximum])).toEqual(
-            expected.slice(input.offset, input.offset + input.limite).map((e) => [records[e.p].id, e.produits, e.moyenne, e.mediane, e.maximum])
-          )
+          expectNaive(data, records, input)
+        }
+      ),
+      { numRuns: 150 }
+    )
+  })
+
+  // The plain URI (no breed, no years, the default minimum) answers from the code's kept ranking,
+  // made by the first such question: the first and the later ones answer alike.
+  it("answers the plain URI as the naive model, on its first question and the next", () => {
+    fc.assert(
+      fc.property(
+        valuedRecordsArbitrary(80, true),
+        fc.constantFrom(...INDEX_CODES),
+        fc.array(fc.record({
+          sexe: fc.option(fc.constantFrom("Male" as const, "Femelle" as const), { nil: undefined }),
+          limite: fc.integer({ min: 1, max: 3 }),
+          offset: fc.integer({ min: 0, max: 3 })
+        }), { minLength: 2, maxLength: 4 }),
+        (records, code, questions) => {
+          const data = buildDataset(records)
+          if (!dictionaryValues(data.indice.values).includes(code)) return
+          for (const question of questions) expectNaive(data, records, { code, ...question })
         }
       ),
       { numRuns: 150 }
     )
   })
 })
+
+/** `reproducteurs` over `data` (built from `records`) answers `input` as the naive model does, and encodes as its schema. */
+const expectNaive = (
+  data: DatasetData,
+  records: ReadonlyArray<SourceRecord>,
+  input: Pick<ReproducteursInput, "code" | "limite" | "offset"> & Partial<ReproducteursInput>
+) => {
+  const r = ranked(data, input)
+  expect(Schema.encodeSync(Reproducteurs)(r)).toEqual(r)
+  const rows = naiveRows(records)
+  const parents = naiveParents(records)
+  const races = input.race === undefined ? undefined : new Set(input.race.map(foldValue))
+  const bounded = input.annee_min !== undefined || input.annee_max !== undefined
+  const expected = records.flatMap((record, p) => {
+    if (rows[p].sexe !== (input.sexe ?? "Male")) return []
+    if (races !== undefined && (record.race === undefined || !races.has(foldValue(record.race)))) return []
+    const values = records.flatMap((child, c) => {
+      if (parents[c].pere !== p && parents[c].mere !== p) return []
+      const year = rows[c].year
+      if (bounded && (year === undefined || year < (input.annee_min ?? -Infinity) || year > (input.annee_max ?? Infinity))) return []
+      const v = naiveValue(child, input.code)
+      return v === undefined ? [] : [v.valeur]
+    })
+    return values.length < (input.produits_min ?? 5) ? [] : [{ p, produits: values.length, ...naiveSummary(values) }]
+  }).sort((a, b) =>
+    b.moyenne - a.moyenne || b.produits - a.produits || compareText(rows[a.p].nameKey, rows[b.p].nameKey) ||
+    compareText(records[a.p].id ?? "", records[b.p].id ?? "")
+  )
+  expect(r.pagination.total).toBe(expected.length)
+  expect(r.donnees.map((d) => [d.parent.id, d.produits, d.moyenne, d.mediane, d.maximum])).toEqual(
+    expected.slice(input.offset, input.offset + input.limite).map((e) => [records[e.p].id, e.produits, e.moyenne, e.mediane, e.maximum])
+  )
+}

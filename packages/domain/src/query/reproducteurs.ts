@@ -12,6 +12,7 @@ import { entryStart, type Summary, summarize } from "../dataset/progenyColumns.t
 import type { Reproducteur, Reproducteurs } from "../schemas/progeny.ts"
 import { SEXES } from "../vocabulary.ts"
 import { InvalidParameter, type QueryResult } from "./errors.ts"
+import { memoPer } from "./memo.ts"
 import { admittedHint, resolveCodes, yearOfCode } from "./filters.ts"
 import { paginationLinks } from "./paginate.ts"
 import { compareIds, entryValue, groupSummary } from "./progenyColumns.ts"
@@ -80,6 +81,29 @@ const row = (data: DatasetData, parent: number, produits: number, summary: Summa
 const admits = (data: DatasetData, parent: number, sexe: number, races: Uint8Array | undefined): boolean =>
   data.sexe.codes[parent] === sexe && (races === undefined || races[data.race.codes[parent]] === 1)
 
+/**
+ * The groups of a code whose parent is of sex `sexe` with at least the default number of products,
+ * in the ranking's order: the plain URI's whole answer but the page's summaries. Without it each
+ * request walked every group of the code to count them, reading a parent's row at random for each
+ * (memory-bound: 1 ms warm, 7–14 ms on a worker's first call after other routes had run, issue 24
+ * item 6). Kept per thread and per Dataset for the default minimum only (a code and a sex, each a
+ * part of the code's groups at most: the 2 sexes together hold each group once), so that no query
+ * grows it; made for every code before ready (the route's warm-up).
+ */
+const plainRanking = memoPer<DatasetData, number, Int32Array>()
+
+const plainRankingOf = (data: DatasetData, indice: number, sexe: number): Int32Array =>
+  plainRanking(data, indice * (SEXES.length + 1) + sexe, () => {
+    const columns = data.progenyColumns
+    const { codeGroups, parents, ranking } = columns
+    const kept: Array<number> = []
+    for (let r = codeGroups[indice]; r < codeGroups[indice + 1]; r++) {
+      const g = ranking[r]
+      if (entryStart(columns, g + 1) - entryStart(columns, g) >= PRODUITS_MIN_DEFAUT && admits(data, parents[g], sexe, undefined)) kept.push(g)
+    }
+    return Int32Array.from(kept)
+  })
+
 export const reproducteurs = (
   data: DatasetData,
   input: ReproducteursInput,
@@ -104,7 +128,14 @@ export const reproducteurs = (
 
   const donnees: Array<Reproducteur> = []
   let total = 0
-  if (input.annee_min === undefined && input.annee_max === undefined) {
+  if (input.annee_min === undefined && input.annee_max === undefined && races === undefined && minimum === PRODUITS_MIN_DEFAUT) {
+    const kept = plainRankingOf(data, indice, sexe)
+    total = kept.length
+    for (let i = offset; i < Math.min(total, offset + limite); i++) {
+      const g = kept[i]
+      donnees.push(row(data, parents[g], entryStart(columns, g + 1) - entryStart(columns, g), groupSummary(data, indice, g)))
+    }
+  } else if (input.annee_min === undefined && input.annee_max === undefined) {
     for (let r = first; r < end; r++) {
       const g = ranking[r]
       const produits = entryStart(columns, g + 1) - entryStart(columns, g)
