@@ -18,7 +18,6 @@ import type { Own } from "../own.ts"
 import { JSON_TYPE } from "../responseHeaders.ts"
 import { exampleSubject } from "../examples.ts"
 import { descendanceBodyOf, pedigreeBodyOf, recordBodyOf } from "./lookups.ts"
-import { WARM_UP_PASSES } from "./work.ts"
 
 type Query = Readonly<Record<string, string | ReadonlyArray<string>>>
 
@@ -114,6 +113,15 @@ const productWithParents = (data: DatasetData, row: number): Array<number> => {
   return []
 }
 
+/**
+ * Passes over the lane's warm-up lookups. Each takes microseconds, but its byte writers run in V8's
+ * interpreter until they have run a few times: after the workers' 2 passes, the first pedigree
+ * request took 2.2–3.6 ms against 0.12 warm (its body written a byte at a time); after 10, 0.9–1.0
+ * (issue 24 item 6, a fresh server on the 4.45 M extract, `docs/performance.md`). The 8 passes
+ * more cost 1–2 ms of the start (the lane made in 24–25 ms with 2, 25–27 with 10).
+ */
+export const LANE_WARM_UP_PASSES = 10
+
 /** `method`, the request's; `route`, its template; `url`, its path and query as received. */
 export type DirectLane = (method: string, route: string | undefined, url: string) => Own | undefined
 
@@ -149,10 +157,10 @@ export const makeDirectLane = (data: DatasetData): DirectLane => {
     }
   }
   // The lane's first use (issue 24, item 6): each lookup answered now, before the server listens,
-  // in the passes of the workers' warm-up, on what a request meets (`laneWarmUp`).
+  // on what a request meets (`laneWarmUp`), `LANE_WARM_UP_PASSES` times.
   // Drawn once: its subject is a pass over every record (`exampleSubject`).
   const warmUps = laneWarmUp(data)
-  for (let pass = 0; pass < WARM_UP_PASSES; pass++) {
+  for (let pass = 0; pass < LANE_WARM_UP_PASSES; pass++) {
     for (const [route, url] of warmUps) answerers[route](url)
   }
   // Another method on a served path is the router's 405.
