@@ -5,8 +5,11 @@
  */
 import { lowerBound } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
-import { entryStart, groupValues, type Summary, summarize } from "../dataset/progenyColumns.ts"
+import { entryStart, groupValues, type ProgenyColumns, type Summary, summarize } from "../dataset/progenyColumns.ts"
 import { idOf } from "./record.ts"
+
+/** The entries of group `g`: its parent's products with a value of the code. */
+export const entryCount = (columns: ProgenyColumns, g: number): number => entryStart(columns, g + 1) - entryStart(columns, g)
 
 /** Two rows by the text of their id. */
 export const compareIds = (data: DatasetData, a: number, b: number): number => {
@@ -39,7 +42,7 @@ let scratch = new Float64Array(256)
 
 /** Mean, median and maximum of group `g` of `code` (as the ranking computed them). */
 export const groupSummary = (data: DatasetData, code: number, g: number): Summary => {
-  const count = entryStart(data.progenyColumns, g + 1) - entryStart(data.progenyColumns, g)
+  const count = entryCount(data.progenyColumns, g)
   if (scratch.length < count) scratch = new Float64Array(count)
   return summarize(scratch, 0, groupValues(data.progenyColumns, code, g, scratch))
 }

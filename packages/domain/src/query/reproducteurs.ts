@@ -15,7 +15,7 @@ import { InvalidParameter, type QueryResult } from "./errors.ts"
 import { memoPer } from "./memo.ts"
 import { admittedHint, resolveCodes, yearOfCode } from "./filters.ts"
 import { paginationLinks } from "./paginate.ts"
-import { compareIds, entryValue, groupSummary } from "./progenyColumns.ts"
+import { compareIds, entryCount, entryValue, groupSummary } from "./progenyColumns.ts"
 import { resume } from "./record.ts"
 import { allowedTable } from "./terms.ts"
 
@@ -81,6 +81,14 @@ const row = (data: DatasetData, parent: number, produits: number, summary: Summa
 const admits = (data: DatasetData, parent: number, sexe: number, races: Uint8Array | undefined): boolean =>
   data.sexe.codes[parent] === sexe && (races === undefined || races[data.race.codes[parent]] === 1)
 
+/** Group `g` of `indice` as a row of the answer, summarised over all its products. */
+const rankedRow = (data: DatasetData, indice: number, g: number): Reproducteur =>
+  row(data, data.progenyColumns.parents[g], entryCount(data.progenyColumns, g), groupSummary(data, indice, g))
+
+/** Whether group `g` may be ranked: at least `minimum` products (within year bounds, a group with more may still fall short), and a parent `admits` takes. */
+const ranks = (data: DatasetData, g: number, sexe: number, minimum: number, races: Uint8Array | undefined): boolean =>
+  entryCount(data.progenyColumns, g) >= minimum && admits(data, data.progenyColumns.parents[g], sexe, races)
+
 /**
  * The groups of a code whose parent is of sex `sexe` with at least the default number of products,
  * in the ranking's order: the plain URI's whole answer but the page's summaries. Without it each
@@ -94,12 +102,10 @@ const plainRanking = memoPer<DatasetData, number, Int32Array>()
 
 const plainRankingOf = (data: DatasetData, indice: number, sexe: number): Int32Array =>
   plainRanking(data, indice * (SEXES.length + 1) + sexe, () => {
-    const columns = data.progenyColumns
-    const { codeGroups, parents, ranking } = columns
+    const { codeGroups, ranking } = data.progenyColumns
     const kept: Array<number> = []
     for (let r = codeGroups[indice]; r < codeGroups[indice + 1]; r++) {
-      const g = ranking[r]
-      if (entryStart(columns, g + 1) - entryStart(columns, g) >= PRODUITS_MIN_DEFAUT && admits(data, parents[g], sexe, undefined)) kept.push(g)
+      if (ranks(data, ranking[r], sexe, PRODUITS_MIN_DEFAUT, undefined)) kept.push(ranking[r])
     }
     return Int32Array.from(kept)
   })
@@ -128,20 +134,17 @@ export const reproducteurs = (
 
   const donnees: Array<Reproducteur> = []
   let total = 0
-  if (input.annee_min === undefined && input.annee_max === undefined && races === undefined && minimum === PRODUITS_MIN_DEFAUT) {
-    const kept = plainRankingOf(data, indice, sexe)
-    total = kept.length
-    for (let i = offset; i < Math.min(total, offset + limite); i++) {
-      const g = kept[i]
-      donnees.push(row(data, parents[g], entryStart(columns, g + 1) - entryStart(columns, g), groupSummary(data, indice, g)))
-    }
-  } else if (input.annee_min === undefined && input.annee_max === undefined) {
-    for (let r = first; r < end; r++) {
-      const g = ranking[r]
-      const produits = entryStart(columns, g + 1) - entryStart(columns, g)
-      if (produits < minimum || !admits(data, parents[g], sexe, races)) continue
-      if (total >= offset && total < offset + limite) donnees.push(row(data, parents[g], produits, groupSummary(data, indice, g)))
-      total++
+  if (input.annee_min === undefined && input.annee_max === undefined) {
+    if (races === undefined && minimum === PRODUITS_MIN_DEFAUT) {
+      const kept = plainRankingOf(data, indice, sexe)
+      total = kept.length
+      for (let i = offset; i < Math.min(total, offset + limite); i++) donnees.push(rankedRow(data, indice, kept[i]))
+    } else {
+      for (let r = first; r < end; r++) {
+        if (!ranks(data, ranking[r], sexe, minimum, races)) continue
+        if (total >= offset && total < offset + limite) donnees.push(rankedRow(data, indice, ranking[r]))
+        total++
+      }
     }
   } else {
     // The `annee` codes of the years in the range (code 0, no year, never is).
@@ -153,9 +156,9 @@ export const reproducteurs = (
     const ranked: Array<Ranked> = []
     let kept = new Float64Array(64)
     for (let g = first; g < end; g++) {
+      if (!ranks(data, g, sexe, minimum, races)) continue
       const from = entryStart(columns, g)
       const to = entryStart(columns, g + 1)
-      if (to - from < minimum || !admits(data, parents[g], sexe, races)) continue
       if (kept.length < to - from) kept = new Float64Array(to - from)
       let produits = 0
       for (let i = from; i < to; i++) {
