@@ -34,8 +34,9 @@
  *   (the next one at 56 MB for 49 MB live): under the explorer's pages (20 KB bodies relayed from
  *   the workers, 3 000 a second) the old generation reached it every 0.2–0.6 s, 14–30 full
  *   collections in 9 s with pauses and steps of 5–17 ms, each a slow probe. With it 2–7, and the
- *   probe p99 under those pages 9–12 → 5–6 ms, for about 10 MB more resident under that load
- *   (issue 24 item 4, `docs/decisions.md`).
+ *   probe p99 under those pages 10–12 → 3–6 ms on the bench; resident after 3 minutes of mixed
+ *   load 33–40 MiB more (the old generations of 3 threads grow further before a collection), the
+ *   same 5 s after ready (issue 24 item 4, `docs/decisions.md`).
  * - glibc's malloc: an array of 128 KiB or more (a bitset over the rows is 556 KiB at 4.45 M) is
  *   by default mapped fresh and unmapped when freed, so every query that builds one pays its
  *   first-touch page faults again (136 faults, about 1.8 ms here, for one bitset). Below
