@@ -25,6 +25,12 @@ describe("summarizeSingle", () => {
       assert.strictEqual(summary.firstUse.requests, Math.min(50, runs.length))
       assert.strictEqual(summary.firstUse.max, Math.max(...first))
       assert.strictEqual(summary.firstUse.p50, naivePercentile(first, 0.5))
+      // The first use's three slowest, each with its place among the first 50: the slowest first, each the ms of the request at its place.
+      const slowest = summary.firstUse.slowest ?? []
+      assert.strictEqual(slowest.length, Math.min(3, first.length))
+      assert.deepStrictEqual(slowest.map((s) => s.ms), [...first].sort((a, b) => b - a).slice(0, 3))
+      for (const s of slowest) assert.deepStrictEqual([s.index < 50, runs[s.index].ms, runs[s.index].path], [true, s.ms, s.path])
+      assert.strictEqual(new Set(slowest.map((s) => s.index)).size, slowest.length)
       assert.strictEqual(summary.errors, runs.filter((r) => r.status < 200 || r.status >= 300).length)
       if (warm.length === 0) {
         assert.isNaN(summary.p99)
