@@ -50,6 +50,11 @@ export interface ServerSettings {
   readonly workers: number
   /** Bytes of responses kept by ETag (compressed or not); 0 turns the cache off. */
   readonly responseCacheBytes: number
+  /**
+   * Times the server sends itself each of its rehearsal's requests before it answers anyone
+   * (`REHEARSAL_PASSES`, `node/rehearsal.ts`); 0: no rehearsal.
+   */
+  readonly rehearsalPasses: number
   readonly logLevel: LogLevel.LogLevel
 }
 
@@ -72,6 +77,7 @@ export const DEFAULT_SETTINGS: Omit<ServerSettings, "dataFile"> = {
   requestTimeoutMs: 5000,
   workers: availableParallelism(),
   responseCacheBytes: 64 * 1024 * 1024,
+  rehearsalPasses: 20,
   logLevel: "Info"
 }
 
@@ -170,6 +176,7 @@ export const serverConfig: Config.Config<ServerSettings> = Config.all({
   requestTimeoutMs: variable("REQUEST_TIMEOUT_MS", DEFAULT_SETTINGS.requestTimeoutMs, integer(1, 3_600_000)),
   workers: variable("WORKERS", DEFAULT_SETTINGS.workers, integer(0, 256)),
   responseCacheMb: variable("RESPONSE_CACHE_MB", DEFAULT_SETTINGS.responseCacheBytes / (1024 * 1024), integer(0, 1_000_000)),
+  rehearsalPasses: variable("REHEARSAL_PASSES", DEFAULT_SETTINGS.rehearsalPasses, integer(0, 1_000)),
   logLevel: logLevelConfig
 }).pipe(Config.map(({ dataFile, metricsHost, metricsPort, responseCacheMb, ...rest }): ServerSettings => ({
   ...rest,

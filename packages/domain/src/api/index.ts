@@ -6,7 +6,7 @@ export { BytesEstimate, bytesEstimate, type BytesEstimator, type EstimateQuery }
 export { accouplementQuery, ConsanguiniteApi, DEFINITIONS_CONSANGUINITE } from "./consanguinite.ts"
 export { Discovery, discoveryKey, type DiscoveryPlace, servedPath } from "./discoveryPlace.ts"
 export { endpointsOf } from "./endpoints.ts"
-export { Example, example, type ExampleRequest, type ExampleSubject, type RouteExample, routeExamples, warmUpExecutions } from "./routeExample.ts"
+export { Example, example, type ExampleRequest, type ExampleSubject, type RouteExample, rehearsedExamples, routeExamples, warmUpExecutions } from "./routeExample.ts"
 export { descendanceQuery, EquidesApi, pedigreeQuery } from "./equides.ts"
 export {
   hasFiliation,

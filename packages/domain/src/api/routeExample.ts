@@ -90,6 +90,20 @@ export const routeExamples = (endpoints: ReadonlyArray<HttpApiEndpoint.Top>, sub
 }
 
 /**
+ * The examples a server may send itself before it serves (its rehearsal): `routeExamples`, but for
+ * the routes whose definition or example says why their first use is not warmed (`notWarmed`,
+ * `exampleNotWarmed`), which a rehearsal would pay for as the warm-up would.
+ */
+export const rehearsedExamples = (endpoints: ReadonlyArray<HttpApiEndpoint.Top>, subject: ExampleSubject): Array<ExampleRequest> => {
+  const left = new Set(
+    endpoints.filter((endpoint) =>
+      Context.get(endpoint.annotations, NotWarmed) !== undefined || Context.get(endpoint.annotations, Example)?.exampleNotWarmed !== undefined
+    ).map((endpoint) => servedPath(endpoint.path))
+  )
+  return routeExamples(endpoints, subject).filter((request) => !left.has(request.route))
+}
+
+/**
  * `execution` with its query (if it has one) as the route's handler receives a request's: written
  * as the URL's parameters and decoded by the route's own definition, as HttpApi decodes it. An
  * execution's code is optimised for the shapes of the objects it has met: a warm-up's literal

@@ -114,6 +114,11 @@ export interface Exchange {
   readonly requestedHeaders: string | undefined
   /** `If-None-Match: *`: a success executed for it is answered 304 (`executed`). */
   readonly wildcard: boolean
+  /**
+   * One of the server's own requests before it serves (`node/rehearsal.ts`): no quota, no response
+   * cache, no metrics, no log line; otherwise served as any request is.
+   */
+  readonly rehearsal: boolean
 }
 
 type Deciding = { -readonly [K in keyof Exchange]: Exchange[K] }
@@ -159,15 +164,18 @@ export class Gatekeeper {
     this.frontDoorOpen = frontDoorOpen
   }
 
-  /** Decides what happens to a request, charging its quota (once: call it once per request). */
-  admit(method: string, url: string, headers: RequestHeaders, peer: string | undefined): Exchange {
+  /**
+   * Decides what happens to a request, charging its quota (once: call it once per request); a
+   * `rehearsal` is charged nothing and never answered from the cache.
+   */
+  admit(method: string, url: string, headers: RequestHeaders, peer: string | undefined, rehearsal = false): Exchange {
     const started = performance.now()
     const now = this.clock.currentTimeMillisUnsafe()
     const q = url.indexOf("?")
     const route = this.templateOf(q < 0 ? url : url.slice(0, q))
     const vary = route === "/" ? "Accept, Accept-Encoding" : "Accept-Encoding"
     const negotiated = route !== undefined && UNCODED_ROUTES.has(route) ? UNCODED : this.negotiate(headerOf(headers, "accept-encoding"))
-    const quota = this.quota
+    const quota = rehearsal ? undefined : this.quota
     const key = quota === undefined ? "" : this.callerKey(peer, headerOf(headers, "x-forwarded-for"))
     const exchange: Deciding = {
       started,
@@ -187,7 +195,8 @@ export class Gatekeeper {
       kept: undefined,
       problem: undefined,
       requestedHeaders: undefined,
-      wildcard: false
+      wildcard: false,
+      rehearsal
     }
     const problem = targetProblem(url, this.templateOf)
     if (method === "OPTIONS" && route !== undefined && problem === undefined) {
@@ -227,7 +236,7 @@ export class Gatekeeper {
       if (!state.allowed) return settle(exchange, "tooMany", state)
     }
     if (notModified) return settle(exchange, "notModified", state)
-    if (etag !== undefined && this.cache.enabled) {
+    if (etag !== undefined && this.cache.enabled && !rehearsal) {
       const kept = this.cache.get(etag, url, negotiated.coding, variant)
       if (kept !== undefined && exchange.wildcard) return settle(exchange, "notModified", state)
       if (kept !== undefined) {
@@ -288,7 +297,7 @@ export class Gatekeeper {
   executed(exchange: Exchange, own: Own): Answer {
     const shaped = shapeAnswer(exchange, this.policy, own.status, own.headers, own.body)
     const success = shaped.status >= 200 && shaped.status < 300
-    if (exchange.etag !== undefined && success && shaped.body !== undefined && this.cache.wants(exchange.etag)) {
+    if (exchange.etag !== undefined && success && shaped.body !== undefined && !exchange.rehearsal && this.cache.wants(exchange.etag)) {
       const exact = exactBody(shaped.body)
       const { url, negotiated, variant } = exchange
       this.cache.set(exchange.etag, url, negotiated.coding, variant, exact === shaped.body ? shaped : { ...shaped, body: exact }, exact)
@@ -314,6 +323,18 @@ export const handOver = (source: object, exchange: Exchange): void => {
 
 /** The admission taken for the request whose Node message is `source`, if the front door ran. */
 export const admittedAt = (source: object): Exchange | undefined => (source as HandedOver)[ADMITTED]
+
+const REHEARSED = Symbol("equides/rehearsal")
+
+type Rehearsed = { [REHEARSED]?: true }
+
+/** Marks the request whose Node message is `source` as one of the rehearsal's (`node/rehearsal.ts`), before it is admitted. */
+export const markRehearsal = (source: object): void => {
+  ;(source as Rehearsed)[REHEARSED] = true
+}
+
+/** The request whose Node message is `source` is one of the rehearsal's. */
+export const isRehearsal = (source: object): boolean => (source as Rehearsed)[REHEARSED] === true
 
 const isDebug = (level: LogLevel.LogLevel): boolean => LogLevel.isGreaterThanOrEqualTo("Debug", level)
 

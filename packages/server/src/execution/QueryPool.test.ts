@@ -63,8 +63,8 @@ const recorder = (pool: QueryPool) => {
   return { answered, submit, until }
 }
 
-const light = (caller: string): Requester => ({ caller, heavy: false })
-const heavy = (caller: string): Requester => ({ caller, heavy: true })
+const light = (caller: string): Requester => ({ caller, heavy: false, rehearsal: false })
+const heavy = (caller: string): Requester => ({ caller, heavy: true, rehearsal: false })
 
 describe("QueryPool", () => {
   it("replaces a worker that dies before it is ready after 100, 200, 400, 800 ms, and starts over once one has served", { timeout: 60_000 }, async () => {

@@ -12,6 +12,8 @@ export interface Requester {
   readonly caller: string
   /** Its route declares `HEAVY_EXECUTION_MS` or more: it may not take the pool's last thread. */
   readonly heavy: boolean
+  /** One of the server's rehearsal requests (`node/rehearsal.ts`): its executions are not recorded in the metrics. */
+  readonly rehearsal: boolean
 }
 
 /**
@@ -23,9 +25,13 @@ export interface Requester {
  */
 export const HEAVY_EXECUTION_MS = 4
 
-export const ANONYMOUS: Requester = { caller: "", heavy: false }
+export const ANONYMOUS: Requester = { caller: "", heavy: false, rehearsal: false }
 
 /** The requester of a request from `caller` on a route declaring `executionMs` (0: none). */
-export const requesterOf = (caller: string, executionMs: number): Requester => ({ caller, heavy: executionMs >= HEAVY_EXECUTION_MS })
+export const requesterOf = (caller: string, executionMs: number, rehearsal = false): Requester => ({
+  caller,
+  heavy: executionMs >= HEAVY_EXECUTION_MS,
+  rehearsal
+})
 
 export const CurrentRequester = Context.Reference<Requester>("@equides/server/Requester", { defaultValue: () => ANONYMOUS })

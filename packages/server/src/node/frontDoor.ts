@@ -18,7 +18,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { type Addressee, type Answer, ownOf, shapeAnswer } from "../admission/answer.ts"
 import { negotiateUncached } from "../admission/coding.ts"
-import { type Exchange, type Gatekeeper, handOver } from "../admission/Gatekeeper.ts"
+import { type Exchange, type Gatekeeper, handOver, isRehearsal } from "../admission/Gatekeeper.ts"
 import { type DirectLane, isLaneRoute } from "../execution/directLane.ts"
 import { type ExportLane, isExportRoute, isExportTarget, type Served } from "../export/exportLane.ts"
 import { internalError } from "../problems.ts"
@@ -65,6 +65,7 @@ export const makeFrontDoor = (
   const write = (exchange: Exchange, answer: Answer, response: ServerResponse): void => {
     response.writeHead(answer.status, answer.headers)
     response.end(exchange.method === "HEAD" ? undefined : answer.body)
+    if (exchange.rehearsal) return
     registry.record(exchange.label, answer.status, (performance.now() - exchange.started) / 1000)
     onServed?.(exchange, answer.status)
   }
@@ -116,7 +117,7 @@ export const makeFrontDoor = (
     if (!gatekeeper.frontDoorOpen && (exportLane === undefined || !isExportTarget(request.url))) return false
     let exchange: Exchange | undefined
     try {
-      exchange = gatekeeper.admit(request.method ?? "GET", request.url ?? "/", request.headers, request.socket.remoteAddress)
+      exchange = gatekeeper.admit(request.method ?? "GET", request.url ?? "/", request.headers, request.socket.remoteAddress, isRehearsal(request))
       const answer = gatekeeper.answer(exchange)
       if (answer !== undefined) {
         write(exchange, answer, response)

@@ -16,7 +16,7 @@ import { Cause, Context, Duration, Effect, Exit, Layer, LogLevel, References, Ru
 import { HttpRouter } from "effect/http"
 import { type IncomingMessage, Server, type ServerResponse } from "node:http"
 import type { Socket } from "node:net"
-import { Admission } from "../admission/Gatekeeper.ts"
+import { Admission, markRehearsal } from "../admission/Gatekeeper.ts"
 import { makeApp } from "../App.ts"
 import { ROUTER_CONFIG } from "../admission/routes.ts"
 import { DEFAULT_SETTINGS, logLevelConfig, serverConfig, Settings } from "../config.ts"
@@ -37,6 +37,7 @@ import { checkListenable, reportStartFailure } from "./startup.ts"
 import { loadLogging, logPhase } from "./loadLog.ts"
 import { answerBadHost, answerClientError, answerConnect, answerExpectation, refusesHost } from "./rawAnswers.ts"
 import { Telemetry } from "../telemetry.ts"
+import { rehearse, type RehearsalPlan, rehearsalTargets } from "./rehearsal.ts"
 
 /** Time given to requests in flight at shutdown. */
 export const SHUTDOWN_GRACE = Duration.seconds(10)
@@ -63,8 +64,12 @@ class PublicServer extends Server {
   private readonly frontDoor: FrontDoor | undefined
   private readonly sockets = new Set<Socket>()
   private closing = false
+  /** The rehearsal's connections (`rehearsal.ts`). */
+  private readonly rehearsing = new WeakSet<Socket>()
+  /** Requests from outside that arrived before the rehearsal's end, to be served after it; undefined once it has ended. */
+  private held: Array<[IncomingMessage, ServerResponse]> | undefined
 
-  constructor(frontDoor: FrontDoor | undefined) {
+  constructor(frontDoor: FrontDoor | undefined, rehearsal: Rehearsal | undefined) {
     // The missing `Host` is refused in `emit`, as a problem (Node's own answer is a bare 400).
     // A request announcing no body (every GET, HEAD and OPTIONS of this read-only API) arrives
     // with its stream already ended: Node skips its `data`, `end` and `close` life cycle, about
@@ -80,6 +85,36 @@ class PublicServer extends Server {
       this.sockets.add(socket)
       socket.once("close", () => this.sockets.delete(socket))
     })
+    if (rehearsal !== undefined) {
+      this.held = []
+      // Once the platform has attached the application (after the listener opened).
+      const onListener = (event: string | symbol) => {
+        if (event !== "request") return
+        this.off("newListener", onListener)
+        setImmediate(() => this.rehearse(rehearsal))
+      }
+      this.on("newListener", onListener)
+    }
+  }
+
+  private rehearse({ plan, onEnd }: Rehearsal): void {
+    const started = performance.now()
+    // However the rehearsal goes, the world is not kept waiting beyond this.
+    const limit = setTimeout(() => this.release(), REHEARSAL_LIMIT_MS)
+    limit.unref()
+    void rehearse(this, plan, (socket) => this.rehearsing.add(socket), () => this.closing).then((answered) => {
+      clearTimeout(limit)
+      this.release()
+      onEnd(answered, performance.now() - started)
+    })
+  }
+
+  /** Ends the rehearsal's hold: the requests that waited are served, in their order. */
+  private release(): void {
+    const held = this.held
+    if (held === undefined) return
+    this.held = undefined
+    for (const [request, response] of held) this.emit("request", request, response)
   }
 
   // The application's `request` listener is attached by the platform: a request the front door
@@ -88,6 +123,11 @@ class PublicServer extends Server {
     if (event === "request") {
       const request = args[0] as IncomingMessage
       const response = args[1] as ServerResponse
+      if (this.rehearsing.has(request.socket)) markRehearsal(request)
+      else if (this.held !== undefined) {
+        this.held.push([request, response])
+        return true
+      }
       if (this.closing) response.shouldKeepAlive = false
       if (refusesHost(request)) {
         answerBadHost(response)
@@ -105,6 +145,7 @@ class PublicServer extends Server {
 
   override close(callback?: (error?: Error) => void): this {
     this.closing = true
+    this.release()
     const idleSince = new Map<Socket, number>()
     const sweep = setInterval(() => {
       const now = Date.now()
@@ -138,17 +179,39 @@ const endGracefully = (socket: Socket): void => {
   socket.once("close", () => clearTimeout(timer))
 }
 
-export const makeNodeServer = (frontDoor?: FrontDoor): Server => new PublicServer(frontDoor)
+/** A rehearsal to run once the application is attached (`rehearsal.ts`), and what to do at its end. */
+export interface Rehearsal {
+  readonly plan: RehearsalPlan
+  readonly onEnd: (answered: number, ms: number) => void
+}
+
+/** The longest requests from outside wait for the rehearsal to end. */
+const REHEARSAL_LIMIT_MS = 10_000
+
+export const makeNodeServer = (frontDoor?: FrontDoor, rehearsal?: Rehearsal): Server => new PublicServer(frontDoor, rehearsal)
+
+/** The rehearsal `REHEARSAL_PASSES` asks for, over the loaded data (none for 0 passes or no data), its end logged. */
+const rehearsalOf = Effect.gen(function*() {
+  const { rehearsalPasses } = yield* Settings
+  const targets = rehearsalPasses === 0 ? [] : rehearsalTargets(yield* Dataset)
+  if (targets.length === 0) return undefined
+  const log = Effect.runForkWith(yield* Effect.context<never>())
+  const onEnd = (answered: number, ms: number) =>
+    void log(Effect.logInfo(`Répétition : ${answered} requêtes en ${(ms / 1000).toFixed(2)} s`))
+  return { plan: { targets, passes: rehearsalPasses }, onEnd } satisfies Rehearsal
+})
 
 /**
  * The public listener, its front door opened on the server's `Admission` (without one, when
- * `frontDoor` is false, every request goes through the pipeline: the answers must be the same).
+ * `frontDoor` is false, every request goes through the pipeline: the answers must be the same),
+ * and the rehearsal run before it answers anyone.
  */
 export const publicListener = (options: NodeHttpServer.Options, frontDoor = true) =>
   Layer.unwrap(Effect.gen(function*() {
     const opened = frontDoor ? yield* exportingFrontDoor : undefined
+    const rehearsal = yield* rehearsalOf
     return NodeHttpServer.layer(() => {
-      const server = makeNodeServer(opened?.door)
+      const server = makeNodeServer(opened?.door, rehearsal)
       if (opened?.onListening !== undefined) server.once("listening", opened.onListening)
       return server
     }, options)

@@ -28,7 +28,7 @@ import { Introuvable, MethodeNonAdmise, Refusals, ServiceSurcharge } from "@equi
 import { Cause, Clock, Context, Effect, type Fiber, LogLevel, Option, References, type Types } from "effect"
 import { type FindMyWay, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type Answer, ownOf, renderProblem } from "../admission/answer.ts"
-import { Admission, admittedAt, type Exchange } from "../admission/Gatekeeper.ts"
+import { Admission, admittedAt, type Exchange, isRehearsal } from "../admission/Gatekeeper.ts"
 import { Settings } from "../config.ts"
 import { ALLOW } from "../responseHeaders.ts"
 import { internalError, problemResponse } from "../problems.ts"
@@ -115,8 +115,9 @@ const Pipeline = Effect.gen(function*() {
 
   /** The last step of every request the pipeline answers: the response written, metrics, the debug line. */
   const send = (answer: Answer, exchange: Exchange): Effect.Effect<Response> => {
-    registry.record(exchange.label, answer.status, (performance.now() - exchange.started) / 1000)
     const response = toResponse(answer)
+    if (exchange.rehearsal) return Effect.succeed(response)
+    registry.record(exchange.label, answer.status, (performance.now() - exchange.started) / 1000)
     if (!debug) return Effect.succeed(response)
     return Effect.as(servedLine(exchange, answer.status), response)
   }
@@ -124,7 +125,7 @@ const Pipeline = Effect.gen(function*() {
   /** What the router answered, shaped and kept (`Gatekeeper.executed`), then sent. */
   const respond = (response: Response, exchange: Exchange): Effect.Effect<Response> => {
     // A 503 from the routes themselves: no data loaded (probes and data routes).
-    if (response.status === 503) registry.recordUnavailable("no_data")
+    if (response.status === 503 && !exchange.rehearsal) registry.recordUnavailable("no_data")
     const own = ownOf(response)
     // No route streams; were one to, it would be sent as it is, with the contract's headers.
     if (own === undefined) {
@@ -135,7 +136,7 @@ const Pipeline = Effect.gen(function*() {
   }
 
   const unavailable = (reason: UnavailableReason, exchange: Exchange): Effect.Effect<Response> => {
-    registry.recordUnavailable(reason)
+    if (!exchange.rehearsal) registry.recordUnavailable(reason)
     return send(gatekeeper.shaped(exchange, overloaded), exchange)
   }
 
@@ -149,7 +150,7 @@ const Pipeline = Effect.gen(function*() {
     const run = (fiber: Fiber.Fiber<unknown, unknown>, exchange: Exchange, deadline: number) => {
       const ticket = { fiber, deadline, timedOut: false }
       gate.startRun(ticket)
-      return Effect.matchCauseEffect(Effect.provideService(routed, CurrentRequester, requesterOf(exchange.caller, exchange.executionMs)), {
+      return Effect.matchCauseEffect(Effect.provideService(routed, CurrentRequester, requesterOf(exchange.caller, exchange.executionMs, exchange.rehearsal)), {
         onSuccess: (response) => {
           gate.endRun(ticket)
           gate.leave(exchange.caller)
@@ -166,7 +167,7 @@ const Pipeline = Effect.gen(function*() {
     return Effect.withFiber((fiber) => {
       const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
       const exchange = admittedAt(request.source) ??
-        gatekeeper.admit(request.method, request.url, request.headers, Option.getOrUndefined(request.remoteAddress))
+        gatekeeper.admit(request.method, request.url, request.headers, Option.getOrUndefined(request.remoteAddress), isRehearsal(request.source))
 
       if (exchange.verdict === "probe") {
         // Probes skip the concurrency gate: constant-time, they must stay responsive under load.

@@ -42,8 +42,8 @@ export const TRUSTED_LOOPBACK: ServerSettings["trustedProxies"] = (() => {
 })()
 
 /** Settings of the test servers: the defaults, quota off and no metrics listener unless a test says otherwise. */
-/** Test servers write the Parquet file when a test asks for it, not at each start. */
-export const TEST_SETTINGS: Partial<ServerSettings> = { rateLimitRate: 0, metrics: undefined, workers: 0, exportParquet: "request" }
+/** Test servers write the Parquet file when a test asks for it, not at each start, and rehearse only when a test asks. */
+export const TEST_SETTINGS: Partial<ServerSettings> = { rateLimitRate: 0, metrics: undefined, workers: 0, exportParquet: "request", rehearsalPasses: 0 }
 
 export interface TestServerOptions {
   readonly settings?: Partial<ServerSettings>
