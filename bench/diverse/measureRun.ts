@@ -44,6 +44,8 @@ const CRAWLER_PART_MAX_SECONDS = 300
 const SLOWEST_KEPT = 3
 /** Requests of a family counted as its first use (issue 24), reported apart from the warm ones. */
 export const FIRST_USE = 50
+/** Issue 24 item 6: no request of a family's first use slower than this many times its warm p99. */
+export const FIRST_USE_FACTOR = 3
 /**
  * A family's walk under load holds at most `duration` × this many paths: autocannon builds every
  * request of a walk before sending any (about 15 µs each on a busy machine), and the connections'
@@ -69,6 +71,12 @@ export interface Single {
   readonly first: number
   /** The first FIRST_USE requests of the family. */
   readonly firstUse: Latencies
+  /**
+   * The share of the warm requests' consecutive runs of FIRST_USE (after the first use, not
+   * overlapping) whose slowest is over FIRST_USE_FACTOR × the warm p99: how often the first use's
+   * rule fails on traffic that is warm by then, this machine's floor for it (NaN without one such run).
+   */
+  readonly warmRunsOver: number
   /** Milliseconds over the requests after the first FIRST_USE (NaN when there are none). */
   readonly p50: number
   readonly p99: number
@@ -115,9 +123,22 @@ const succeeded = (status: number) => status >= 200 && status < 300
 const sortedMs = (executed: ReadonlyArray<Executed>): Float64Array => Float64Array.from(executed, (e) => e.ms).sort()
 const maxOf = (sorted: Float64Array): number => sorted.length === 0 ? Number.NaN : sorted[sorted.length - 1]
 
+/** The share of `warm`'s consecutive runs of FIRST_USE (in order, not overlapping) whose slowest is over `bound`. */
+const runsOver = (warm: ReadonlyArray<Executed>, bound: number): number => {
+  const runs = Math.floor(warm.length / FIRST_USE)
+  let over = 0
+  for (let run = 0; run < runs; run++) {
+    let slowest = 0
+    for (let i = run * FIRST_USE; i < (run + 1) * FIRST_USE; i++) slowest = Math.max(slowest, warm[i].ms)
+    if (slowest > bound) over++
+  }
+  return runs === 0 ? Number.NaN : over / runs
+}
+
 export const summarizeSingle = (executed: ReadonlyArray<Executed>): Single => {
   const firstUse = sortedMs(executed.slice(0, FIRST_USE))
   const warm = sortedMs(executed.slice(FIRST_USE))
+  const p99 = percentile(warm, 0.99)
   const failed = executed.filter((e) => !succeeded(e.status))
   return {
     requests: executed.length,
@@ -130,8 +151,9 @@ export const summarizeSingle = (executed: ReadonlyArray<Executed>): Single => {
       max: maxOf(firstUse),
       slowest: executed.slice(0, FIRST_USE).map(({ path, ms }, index) => ({ index, path, ms })).sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_KEPT)
     },
+    warmRunsOver: runsOver(executed.slice(FIRST_USE), FIRST_USE_FACTOR * p99),
     p50: percentile(warm, 0.5),
-    p99: percentile(warm, 0.99),
+    p99,
     max: maxOf(warm),
     bytes: median(executed.map((e) => e.bytes)),
     slowest: [...executed].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_KEPT).map(({ path, ms }) => ({ path, ms }))
@@ -203,7 +225,8 @@ const singleExecutions = async (sequences: SequenceThread, bare: Started, execut
       log(
         `  ${family.name.padEnd(17)} ${String(result.requests).padStart(7)} requests  first ${FIRST_USE}: p50 ${ms(result.firstUse.p50)} max ${ms(result.firstUse.max)}` +
           `  then p50 ${ms(result.p50)}  p99 ${ms(result.p99)}  max ${ms(result.max)} ms  errors ${result.errors}` +
-          `  first use's slowest ${(result.firstUse.slowest ?? []).map((s) => `#${s.index} ${ms(s.ms)}`).join(", ")}`
+          `  first use's slowest ${(result.firstUse.slowest ?? []).map((s) => `#${s.index} ${ms(s.ms)}`).join(", ")}` +
+          `  warm ${FIRST_USE}s over ${FIRST_USE_FACTOR}× p99 ${(result.warmRunsOver * 100).toFixed(0)}%`
       )
     }
     return { single: results, executions: addHistograms(warm) }

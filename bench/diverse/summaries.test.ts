@@ -8,7 +8,7 @@ import { combine, mixed } from "./soak.ts"
 
 const executed = fc.array(
   fc.record({ path: fc.stringMatching(/^\/[a-z]{1,6}$/), status: fc.constantFrom(200, 200, 200, 304, 400, 500, 0), bytes: fc.nat(5000), ms: fc.double({ min: 0.01, max: 500, noNaN: true }) }),
-  { minLength: 1, maxLength: 200 }
+  { minLength: 1, maxLength: 400 }
 )
 
 /** Nearest-rank percentile of a naive sorted copy (the reference the summaries are held to). */
@@ -39,6 +39,10 @@ describe("summarizeSingle", () => {
         assert.strictEqual(summary.p99, naivePercentile(warm, 0.99))
         assert.strictEqual(summary.max, Math.max(...warm))
       }
+      // The warm requests in runs of 50, in order: the share whose slowest is over 3× the warm p99.
+      const runsOf50 = Array.from({ length: Math.floor(warm.length / 50) }, (_, k) => warm.slice(k * 50, k * 50 + 50))
+      if (runsOf50.length === 0) assert.isNaN(summary.warmRunsOver)
+      else assert.strictEqual(summary.warmRunsOver, runsOf50.filter((run) => Math.max(...run) > 3 * summary.p99).length / runsOf50.length)
       assert.strictEqual(summary.bytes, median(runs.map((r) => r.bytes)))
       assert.deepStrictEqual(summary.slowest.map((s) => s.ms), [...runs.map((r) => r.ms)].sort((a, b) => b - a).slice(0, 3))
     }))
@@ -51,6 +55,7 @@ const single = (p99: number, firstMax: number, errors = 0): Single => ({
   failedPaths: [],
   first: firstMax,
   firstUse: { requests: 50, p50: 1, max: firstMax },
+  warmRunsOver: 0.25,
   p50: 1,
   p99,
   max: p99 * 2,
@@ -72,7 +77,8 @@ describe("medianSingle", () => {
 describe("firstUseVerdict", () => {
   it("holds the first use's slowest request to 3× the warm p99 (issue 24), and says nothing without warm requests", () => {
     assert.strictEqual(firstUseVerdict(single(10, 30)), "yes")
-    assert.strictEqual(firstUseVerdict(single(10, 30.5)), "no: max > 3× p99")
+    assert.strictEqual(firstUseVerdict(single(10, 30.5)), "no: max > 3× p99; so do 25% of warm 50s")
+    assert.strictEqual(firstUseVerdict({ ...single(10, 30.5), warmRunsOver: Number.NaN }), "no: max > 3× p99")
     assert.strictEqual(firstUseVerdict(single(Number.NaN, 30)), "")
   })
 })
