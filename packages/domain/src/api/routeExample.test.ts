@@ -6,7 +6,7 @@ import { Api } from "./Api.ts"
 import { queryPairs } from "./answers.ts"
 import { servedPath } from "./discoveryPlace.ts"
 import { endpointsOf } from "./endpoints.ts"
-import { type ExampleSubject, routeExamples, warmUpExecutions } from "./routeExample.ts"
+import { type ExampleSubject, rehearsedExamples, routeExamples, warmUpExecutions } from "./routeExample.ts"
 import { executionFamily, NotWarmed, OnWorkers } from "./workers.ts"
 
 const data = build([{ id: idN(1), nom: "Alpha" }, { id: idN(2), nom: "Beta" }, { id: idN(3), nom: "Gamma", sexe: "Femelle" }])
@@ -72,6 +72,17 @@ describe("routeExamples", () => {
     expect(routes).not.toContain("/v1/search")
     expect(routes).not.toContain("/v1/stats/reproducteurs")
     expect(routes).toHaveLength(16)
+  })
+})
+
+describe("rehearsedExamples", () => {
+  it("are the examples but those of routes whose first use is left to the first request (a breed's genetics)", () => {
+    const rehearsed = rehearsedExamples(endpointsOf(Api), subject)
+    const all = routeExamples(endpointsOf(Api), subject)
+    const urls = new Set(rehearsed.map((example) => example.url))
+    expect(all.filter((example) => !urls.has(example.url)).map((example) => example.route)).toEqual(["/v1/stats/genetique"])
+    expect(rehearsed).toHaveLength(all.length - 1)
+    expect(rehearsed.map((example) => example.url)).toContain(`/v1/equides/${idN(1)}/genetique`)
   })
 })
 

@@ -1,6 +1,7 @@
 /**
  * The Node server: configuration, then the Dataset (loaded before anything listens), then the
- * public listener serving the application, and the private telemetry listener.
+ * public listener serving the application (after its rehearsal, `rehearsal.ts`), and the private
+ * telemetry listener.
  *
  * Shutdown (SIGTERM/SIGINT, see `main.ts`): the listener stops accepting, requests in flight are
  * given `SHUTDOWN_GRACE` to finish (`NodeHttpServer`'s graceful shutdown: `server.close()`), every
@@ -59,6 +60,9 @@ const CLOSE_GRACE_MS = 500
  * ends its connection after it; a connection seen idle for `CLOSING_IDLE_MS` across two sweeps
  * (so at least one poll of the event loop has read what had arrived) is half-closed, then
  * destroyed if the client does not close its side. Connections with a request in flight finish it.
+ *
+ * Given a rehearsal (`rehearsal.ts`), it runs it once the platform has attached the application,
+ * over connections of its own it marks, and holds every other request until its end.
  */
 class PublicServer extends Server {
   private readonly frontDoor: FrontDoor | undefined
