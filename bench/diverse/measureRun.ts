@@ -196,7 +196,7 @@ export const loadWithProbe = async (
 }
 
 const describeLoad = (name: string, { load, probes }: UnderLoad) =>
-  `  ${name.padEnd(17)} ${load.requestsPerSecond.toFixed(0).padStart(7)} req/s  p99 ${ms(load.p99)} ms  errors ${load.errors}  probe p99 ${ms(probes.p99)} ms`
+  `  ${name.padEnd(17)} ${load.requestsPerSecond.toFixed(0).padStart(7)} req/s  p99 ${ms(load.p99)} ms  errors ${load.errors}  probe p99 ${ms(probes.p99)} ms (${probes.probes} probes)`
 
 const parts = <A>(items: ReadonlyArray<A>, count: number): Array<ReadonlyArray<A>> =>
   Array.from({ length: count }, (_, i) => items.slice(Math.floor((i * items.length) / count), Math.floor(((i + 1) * items.length) / count))).filter((part) => part.length > 0)
