@@ -4,7 +4,7 @@
  * pipeline alone (debug logging closes the door).
  */
 import { assert, describe, it, layer } from "@effect/vitest"
-import { buildDataset, fromRecords } from "@equides/domain"
+import { buildDataset, equivalentGenerationsOf, fromRecords, idOf } from "@equides/domain"
 import { Effect, Layer, Logger, type LogLevel, References } from "effect"
 import { request, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -37,6 +37,12 @@ describe("rehearsalTargets", () => {
     // A breed's genetics (its example), the exports: each costs what no warm-up pays.
     assert.isFalse(targets.some((target) => target.startsWith("/v1/stats/genetique?")))
     assert.isFalse(targets.some((target) => target.startsWith("/v1/export")))
+    // The deepest record's pedigree, the largest to write: the record of the most equivalent generations, the first on ties.
+    const data = buildDataset(FAMILY)
+    const depths = Array.from({ length: data.size }, (_, row) => equivalentGenerationsOf(data.genetics, row))
+    const deepest = idOf(data, depths.indexOf(Math.max(...depths)))
+    assert.include(targets, `/v1/equides/${deepest}/pedigree?generations=8`)
+    assert.include(targets, `/explorer/equides/${deepest}/pedigree?generations=8`)
     assert.strictEqual(new Set(targets).size, targets.length)
     assert.deepStrictEqual(rehearsalTargets(buildDataset([])), [])
   })
