@@ -23,6 +23,7 @@ describe("serverConfig", () => {
         exportParquet: "request",
         exportDir: tmpdir(),
         requestTimeoutMs: 5000,
+        rehearsalPasses: 20,
         rateLimitStore: "memory",
         logLevel: "Info",
         // Design 4: one query thread per core by default.
@@ -51,6 +52,7 @@ describe("serverConfig", () => {
         REQUEST_TIMEOUT_MS: "250",
         RESPONSE_CACHE_MB: "0",
         WORKERS: "0",
+        REHEARSAL_PASSES: "0",
         LOG_LEVEL: "debug"
       })
       assert.include(config, {
@@ -66,6 +68,7 @@ describe("serverConfig", () => {
         requestTimeoutMs: 250,
         responseCacheBytes: 0,
         workers: 0,
+        rehearsalPasses: 0,
         logLevel: "Debug"
       })
       assert.deepStrictEqual(config.metrics, { host: "0.0.0.0", port: 0 })
@@ -105,6 +108,9 @@ describe("serverConfig", () => {
         { RESPONSE_CACHE_MB: "-1" },
         { WORKERS: "all" },
         { WORKERS: "-2" },
+        { REHEARSAL_PASSES: "-1" },
+        { REHEARSAL_PASSES: "1001" },
+        { REHEARSAL_PASSES: "many" },
         { LOG_LEVEL: "verbose" }
       ]
       for (const env of cases) {
