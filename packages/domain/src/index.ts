@@ -51,6 +51,7 @@ export type { Parentage } from "./query/consanguinite/cutGraph.ts"
 export { foalCoefficient } from "./query/etalons.ts"
 export { PRINCIPAUX_ANCETRES } from "./genetics/diversity.ts"
 export { breedReference, genetique, statsGenetique, unheldBreedRow } from "./query/genetique.ts"
+export { prepareQueries } from "./query/prepareQueries.ts"
 export { equivalentGenerationsOf, type GeneticColumns, inbreedingOf } from "./genetics/columns.ts"
 export * from "./query/stats.ts"
 export * from "./query/meta.ts"
@@ -81,7 +82,6 @@ export {
   DEFAULT_SUGGEST_LIMITE,
   MAX_SUGGEST_LIMITE,
   MIN_SUGGEST_LIMITE,
-  prepareQueries,
   type Suggestion as ScoredSuggestion,
   type SuggestStats
 } from "./query/suggest.ts"

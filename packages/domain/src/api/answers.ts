@@ -33,8 +33,8 @@ export { jsonEncoder, jsonTextEncoder } from "./json.ts"
 export { descendanceBody } from "./descendanceBody.ts"
 export { pedigreeBody } from "./pedigreeBody.ts"
 
-/** What queries build on first use (folded dictionaries, referentials), built now: call it before serving. */
-export { prepareQueries } from "../query/suggest.ts"
+/** What queries build on first use (years per code, referentials, the large breeds), built now: call it before serving. */
+export { prepareQueries } from "../query/prepareQueries.ts"
 import { PageEquides, type Pagination, type Suggestion, Suggestions } from "../schemas/lists.ts"
 import { Reproducteurs, StatistiquesDescendance } from "../schemas/progeny.ts"
 import { Repartition, Stats } from "../schemas/reference.ts"

@@ -6,7 +6,8 @@ import type { DatasetData } from "../dataset/DatasetData.ts"
 import { everyBreedHeld } from "../genetics/breedShares.fixtures.ts"
 import { Genetique, StatsGenetique } from "../schemas/genetique.ts"
 import { RACES, recordsArbitrary } from "../testing/arbitraries.ts"
-import { breedReference, genetique, statsGenetique, unheldBreedRow } from "./genetique.ts"
+import { foldValue } from "../text/fold.ts"
+import { breedReference, genetique, prepareBreeds, statsGenetique, unheldBreedRow } from "./genetique.ts"
 
 /** Loaded in 2003: the arbitraries' years are 2000–2004 (and an aberrant one), links may form cycles. */
 const PROVENANCE = { ...inMemoryProvenance(0), ingestedAt: "2003-06-01T00:00:00.000Z" }
@@ -36,6 +37,36 @@ describe("unheldBreedRow", () => {
         const holding: DatasetData = { ...data, breedShares: everyBreedHeld(data) }
         const left = unheldBreedRow(holding)
         if (left !== undefined) expect(breedReference(holding, left)).toBeNull()
+      }),
+      { numRuns: 100 }
+    )
+  })
+})
+
+describe("prepareBreeds", () => {
+  it("makes every breed one of whose spellings has enough records, but the held ones, and changes no answer", () => {
+    fc.assert(
+      fc.property(recordsArbitrary({ minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 4 }), fc.boolean(), (records, minRecords, holdAll) => {
+        const built = buildDataset(records, PROVENANCE)
+        const data: DatasetData = holdAll ? { ...built, breedShares: everyBreedHeld(built) } : built
+        // The naive model: the records of each spelling, the spellings by folded race; a breed is made when one
+        // of its spellings has `minRecords` records and the Dataset does not hold it.
+        const bySpelling = new Map<string, number>()
+        for (const { race } of records) if (race !== null && race !== undefined) bySpelling.set(race, (bySpelling.get(race) ?? 0) + 1)
+        const breeds = new Set<string>()
+        for (const [race, count] of bySpelling) if (count >= minRecords) breeds.add(foldValue(race))
+        const fresh = buildDataset(records, PROVENANCE)
+        const expected = holdAll
+          // Held: only a breed without a reference population is left to make.
+          ? [...breeds].filter((breed) => {
+            const row = records.findIndex(({ race }) => race !== null && race !== undefined && foldValue(race) === breed)
+            return breedReference(fresh, row) === null
+          }).length
+          : breeds.size
+        expect(prepareBreeds(data, minRecords)).toBe(expected)
+        // Made ahead or on first use, the same reference for every record.
+        const unprepared: DatasetData = holdAll ? { ...fresh, breedShares: data.breedShares } : fresh
+        for (let row = 0; row < data.size; row++) expect(breedReference(data, row)).toEqual(breedReference(unprepared, row))
       }),
       { numRuns: 100 }
     )

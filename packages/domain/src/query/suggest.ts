@@ -26,9 +26,6 @@ import type { DatasetData, TokenIndex } from "../dataset/DatasetData.ts"
 import { foldWords } from "../text/fold.ts"
 import { parameterRequired, valueNotAdmitted } from "../refusal/messages.ts"
 import { InvalidParameter, type QueryResult } from "./errors.ts"
-import { yearOfCode } from "./filters.ts"
-import { referential } from "./referential.ts"
-import { REFERENTIEL_DIMENSIONS } from "../vocabulary.ts"
 import { compareToken, exactToken, hasTokenIn, prefixRange, prefixSet, tokenKey, tokenStartsWith } from "./nameTokens.ts"
 import { allowedTable } from "./terms.ts"
 
@@ -325,14 +322,4 @@ export const suggest = (
     }
   }
   return results
-}
-
-/**
- * Builds, ahead of the first request, the per-Dataset caches the queries otherwise build lazily
- * on first use: years per code, and every reference list (its kept entries only).
- * Optional; call once after loading (each is O(dictionary size)).
- */
-export const prepareQueries = (data: DatasetData): void => {
-  yearOfCode(data.annee)
-  for (const dimension of REFERENTIEL_DIMENSIONS) referential(data, dimension)
 }

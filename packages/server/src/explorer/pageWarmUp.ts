@@ -19,9 +19,10 @@ export type PageWarmUp =
 export const PAGE_WARM_UPS: { readonly [Kind in PageKind]: PageWarmUp } = {
   list: ({ race }) => ({ page: "list", url: listPath([...(race === undefined ? [] : [["race", race] as const]), ["sexe", "Male"]]) }),
   stats: () => ({ page: "stats", url: EXPLORER_STATS }),
-  // And a record of a breed whose reference population a thread makes on first use (the page shows it beside F):
-  // the subject's breed is held by the Dataset, so that path had not run, and each worker's first record page of
-  // another breed took 4–13 ms at full scale (issue 24 item 6).
+  // And a record of a breed the Dataset does not hold (the page shows its reference population beside F): the
+  // subject's breed is held, so that path had not run, and each worker's first record page of another breed took
+  // 4–13 ms at full scale (issue 24 item 6). The large such breeds are made before (`prepareQueries`); when every
+  // large breed is held, this one is small and made here.
   record: ({ data, id, unheldBreed }) => {
     const other = unheldBreed()
     return [id, ...(other === undefined ? [] : [idOf(data, other)])].map((each) => ({ page: "record", url: recordPath(each), id: each }))
