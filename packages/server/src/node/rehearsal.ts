@@ -11,7 +11,7 @@
  * them no quota and keeps nothing of them in the response cache, and neither the metrics nor the
  * logs count them. Requests from outside that arrive meanwhile wait for the rehearsal's end.
  */
-import { Api, type DatasetData, endpointsOf, idOf, rehearsedExamples } from "@equides/domain"
+import { Api, type DatasetData, endpointsOf, equivalentGenerationsOf, idOf, rehearsedExamples } from "@equides/domain"
 import { Agent, request, type Server } from "node:http"
 import { type AddressInfo, createServer, type Socket } from "node:net"
 import { exampleSubject } from "../examples.ts"
@@ -44,9 +44,15 @@ export interface RehearsalPlan {
  * 0.7–1.4 ms, then 0.3–0.4.
  */
 const deepestRow = (data: DatasetData): number => {
-  const { depth, depthEquivalent } = data.genetics
   let best = 0
-  for (let row = 1; row < data.size; row++) if (depthEquivalent[depth[row]] > depthEquivalent[depth[best]]) best = row
+  let most = equivalentGenerationsOf(data.genetics, 0)
+  for (let row = 1; row < data.size; row++) {
+    const t = equivalentGenerationsOf(data.genetics, row)
+    if (t > most) {
+      best = row
+      most = t
+    }
+  }
   return best
 }
 
