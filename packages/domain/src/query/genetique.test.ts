@@ -55,14 +55,17 @@ describe("prepareBreeds", () => {
         for (const { race } of records) if (race !== null && race !== undefined) bySpelling.set(race, (bySpelling.get(race) ?? 0) + 1)
         const breeds = new Set<string>()
         for (const [race, count] of bySpelling) if (count >= minRecords) breeds.add(foldValue(race))
-        const fresh = buildDataset(records, PROVENANCE)
+        // Every breed held: only one without a reference population is left, a breed none of whose records is born
+        // by the year of loading (2003).
         const expected = holdAll
-          // Held: only a breed without a reference population is left to make.
-          ? [...breeds].filter((breed) => {
-            const row = records.findIndex(({ race }) => race !== null && race !== undefined && foldValue(race) === breed)
-            return breedReference(fresh, row) === null
-          }).length
+          ? [...breeds].filter((breed) =>
+            !records.some(({ race, annee_naissance }) =>
+              race !== null && race !== undefined && foldValue(race) === breed && annee_naissance !== undefined && annee_naissance !== null &&
+              annee_naissance <= 2003
+            )
+          ).length
           : breeds.size
+        const fresh = buildDataset(records, PROVENANCE)
         expect(prepareBreeds(data, minRecords)).toBe(expected)
         // Made ahead or on first use, the same reference for every record.
         const unprepared: DatasetData = holdAll ? { ...fresh, breedShares: data.breedShares } : fresh
