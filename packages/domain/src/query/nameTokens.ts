@@ -6,7 +6,7 @@
  */
 import { wordsFor } from "../dataset/bits.ts"
 import { compareUtf8, type Dictionary, dictionarySize } from "../dataset/columns.ts"
-import type { DatasetData } from "../dataset/DatasetData.ts"
+import type { DatasetData, TokenIndex } from "../dataset/DatasetData.ts"
 
 const encoder = new TextEncoder()
 
@@ -23,6 +23,27 @@ export const tokenStartsWith = ({ bytes, offsets }: Dictionary, t: number, key: 
   if (offsets[t + 1] - start < key.length) return false
   for (let i = 0; i < key.length; i++) if (bytes[start + i] !== key[i]) return false
   return true
+}
+
+/** Ids of the tokens of length `length` beginning with `prefix`, in token order. */
+export const tokensOfLength = (names: TokenIndex, length: number, prefix: string): Array<number> => {
+  const { tokens, byLength } = names
+  const key = tokenKey(prefix)
+  const ids = byLength.rows
+  let lo = byLength.offsets[length]
+  let hi = byLength.offsets[length + 1]
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (compareToken(tokens, ids[mid], key) < 0) lo = mid + 1
+    else hi = mid
+  }
+  const out: Array<number> = []
+  for (let i = lo; i < byLength.offsets[length + 1]; i++) {
+    const t = ids[i]
+    if (!tokenStartsWith(tokens, t, key)) break
+    out.push(t)
+  }
+  return out
 }
 
 /** First token from `lo` below `hi` not less than `key`, in token order. */

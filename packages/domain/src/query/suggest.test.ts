@@ -142,17 +142,17 @@ describe("suggest cost (regression: bounded by limite, not by the matches)", () 
     expect(large).toBeGreaterThan(3)
   })
 
-  it("keeps multi-word queries correct on both drivers", () => {
+  it("keeps multi-word queries correct on every driver", () => {
     const strategies = new Set<string>()
     for (const q of ["A ba", "STAR A", "LOLO RI", "ALUS M", "A A"]) {
       const stats: SuggestStats = { strategy: "", visited: 0, tokens: 0 }
       expect(suggest(data, q, 10, stats)).toEqual(naiveSuggest(rows, q, 10))
       strategies.add(stats.strategy)
     }
-    expect([...strategies].sort()).toEqual(["prefix", "prefix→exact-word"])
+    expect([...strategies].sort()).toEqual(["prefix", "prefix→exact-word by length", "prefix→exact-word by tokens"])
   })
 
-  it("keeps multi-word queries correct on both drivers with sexes", () => {
+  it("keeps multi-word queries correct on every driver with sexes", () => {
     const codes = resolveCodes("sexe", ["Femelle"], data.sexe)
     if (Result.isFailure(codes)) throw new Error(codes.failure.detail)
     const strategies = new Set<string>()
@@ -161,6 +161,6 @@ describe("suggest cost (regression: bounded by limite, not by the matches)", () 
       expect(suggest(data, q, 10, stats, codes.success), q).toEqual(naiveSuggest(rows.filter((row) => row.sexe === "Femelle"), q, 10))
       strategies.add(stats.strategy)
     }
-    expect([...strategies].sort()).toEqual(["prefix", "prefix→exact-word"])
+    expect([...strategies].sort()).toEqual(["prefix", "prefix→exact-word by length", "prefix→exact-word by tokens"])
   })
 })

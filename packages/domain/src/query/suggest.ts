@@ -13,8 +13,8 @@
  * found, so `q=A` at 4.45 M rows reads about `limite` postings. A multi-word query checks each
  * row against its whole words on the row's tokens (a few integer comparisons); it is driven that
  * way while the matches come often enough, else (a rare combination of frequent words) by the
- * postings of its rarest whole word, in fame order, each kept under its score: its cost is then
- * bounded by that word's rows, never by the last word's.
+ * postings of its rarest whole word, in fame order, each kept under its score (`suggestByWord.ts`):
+ * its cost is then bounded by that word's rows, never by the last word's.
  *
  * With `sexes` (the `sexe` parameter, resolved as the list's filter), a row of another sex is
  * passed over where it would have been taken: the order is the unfiltered one's, and the rows read
@@ -22,18 +22,15 @@
  */
 import { Result } from "effect"
 import { dictionarySize } from "../dataset/columns.ts"
-import type { DatasetData, TokenIndex } from "../dataset/DatasetData.ts"
+import type { DatasetData } from "../dataset/DatasetData.ts"
 import { foldWords } from "../text/fold.ts"
 import { parameterRequired, valueNotAdmitted } from "../refusal/messages.ts"
 import { InvalidParameter, type QueryResult } from "./errors.ts"
-import { compareToken, exactToken, hasTokenIn, prefixRange, prefixSet, tokenKey, tokenStartsWith } from "./nameTokens.ts"
+import { exactToken, tokensOfLength } from "./nameTokens.ts"
+import { holdsEvery, scanWord, scoreOf, type Suggestion, type SuggestStats } from "./suggestByWord.ts"
 import { allowedTable } from "./terms.ts"
 
-export interface Suggestion {
-  readonly row: number
-  /** In (0, 1]; 1 when the last word of the query is a whole word of the name. */
-  readonly score: number
-}
+export type { Suggestion, SuggestStats } from "./suggestByWord.ts"
 
 export const MIN_SUGGEST_LIMITE = 1
 export const MAX_SUGGEST_LIMITE = 100
@@ -56,36 +53,6 @@ export const checkQ = (q: string | undefined): QueryResult<string> =>
       })
     )
     : Result.succeed(q)
-
-/** Work done by the last `suggest` call: for tests (cost bound) and metrics. */
-export interface SuggestStats {
-  strategy: string
-  /** Postings entries read. */
-  visited: number
-  /** Candidate tokens opened. */
-  tokens: number
-}
-
-/** Ids of the tokens of length `length` beginning with `prefix`, in token order. */
-const tokensOfLength = (names: TokenIndex, length: number, prefix: string): Array<number> => {
-  const { tokens, byLength } = names
-  const key = tokenKey(prefix)
-  const ids = byLength.rows
-  let lo = byLength.offsets[length]
-  let hi = byLength.offsets[length + 1]
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (compareToken(tokens, ids[mid], key) < 0) lo = mid + 1
-    else hi = mid
-  }
-  const out: Array<number> = []
-  for (let i = lo; i < byLength.offsets[length + 1]; i++) {
-    const t = ids[i]
-    if (!tokenStartsWith(tokens, t, key)) break
-    out.push(t)
-  }
-  return out
-}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -173,81 +140,13 @@ class FameHeap {
 }
 
 /**
- * Relative cost of one heap pop (fame comparisons, the seen-set) against checking one row of the
- * rarest whole word: the prefix drive of a multi-word query gives up past the scan's cost.
+ * Relative cost of one heap pop (fame comparisons, the seen-set, the row's tokens: reads at random)
+ * against reading one posting of the rarest whole word in `suggestByWord.ts`' scan by length: the
+ * prefix drive of a multi-word query gives up past the scan's cost. At 4.45 M rows, after the caches
+ * were swept, `l'o` took 2.6–2.9 ms with 32, 1.4–1.6 with 128 and 1.2 with 512, `du m` 10.4–11.4,
+ * 6.3–6.5 and 5.1; at 512 `de la r` left the drive for the scan (0.9 ms against 0.8).
  */
-const POP_COST = 32
-
-const scoreOf = (last: string, length: number): number => (length === last.length ? 1 : last.length / length)
-
-/**
- * The rows of the rarest whole word (postings in fame order) that hold every whole word and a
- * word beginning with `last`, each under its best score (its shortest such word): the first
- * `max` of each length are kept, then taken shortest first.
- */
-const scanWord = (
-  data: DatasetData,
-  rarest: number,
-  exact: ReadonlyArray<number>,
-  last: string,
-  max: number,
-  st: SuggestStats,
-  admitted: Uint8Array | undefined
-): Array<Suggestion> => {
-  const { tokens, lengths, rows: postings, keyTokens } = data.names
-  const sexes = data.sexe.codes
-  const [lo, hi] = prefixRange(tokens, last)
-  if (lo === hi) return []
-  let shortest = Infinity
-  for (let t = lo; t < hi; t++) if (lengths[t] < shortest) shortest = lengths[t]
-  const wanted = Uint32Array.from(exact).sort()
-  // Most rows of a frequent whole word lack the completion: when the prefix has a bitset, one bit says so.
-  const completions = prefixSet(data, lo, hi)?.bits
-  const buckets = new Map<number, Array<number>>()
-  const { offsets: keyOffsets, rows: keyRows } = keyTokens
-  const nameKey = data.nameKey
-  const end = postings.offsets[rarest + 1]
-  let i = postings.offsets[rarest]
-  for (; i < end; i++) {
-    const row = postings.rows[i]
-    if (completions !== undefined && ((completions[row >>> 5] >>> (row & 31)) & 1) === 0) continue
-    if (admitted !== undefined && admitted[sexes[row]] === 0) continue
-    const key = nameKey[row]
-    // The name's tokens ascending: the whole words found in order, the shortest completion of `last`.
-    let found = 0
-    let length = Infinity
-    for (let j = keyOffsets[key]; j < keyOffsets[key + 1]; j++) {
-      const t = keyRows[j]
-      if (found < wanted.length && t === wanted[found]) found++
-      if (t >= lo && t < hi && lengths[t] < length) length = lengths[t]
-    }
-    if (found < wanted.length || length === Infinity) continue
-    let bucket = buckets.get(length)
-    if (bucket === undefined) buckets.set(length, bucket = [])
-    if (bucket.length < max) bucket.push(row)
-    // Nothing later in fame order can outrank a full bucket of the best possible score.
-    if (length === shortest && bucket.length === max) break
-  }
-  st.visited += i - postings.offsets[rarest]
-  const results: Array<Suggestion> = []
-  for (const length of [...buckets.keys()].sort((a, b) => a - b)) {
-    for (const row of buckets.get(length) ?? []) {
-      if (results.length === max) return results
-      results.push({ row, score: scoreOf(last, length) })
-    }
-  }
-  return results
-}
-
-/**
- * Whether `row`'s name holds every one of `tokens`. A function of the module, not a closure made by
- * each request: V8's optimised code inlines a closure it has seen and holds it weakly, so the first
- * full collection after the warm-up threw that code away (issue 24 item 6).
- */
-const holdsEvery = (data: DatasetData, row: number, tokens: ReadonlyArray<number>): boolean => {
-  for (const t of tokens) if (!hasTokenIn(data, row, t, t + 1)) return false
-  return true
-}
+const POP_COST = 128
 
 /**
  * Suggestions for `q`, most relevant first, at most `limite` (brought back into 1..100), of the
