@@ -59,7 +59,7 @@ export interface Latencies {
   readonly p50: number
   readonly max: number
   /** The slowest of them, with their place in the sequence (0: the first): what was slow, and when. */
-  readonly slowest?: ReadonlyArray<{ readonly index: number; readonly path: string; readonly ms: number }>
+  readonly slowest?: ReadonlyArray<{ readonly index: number; readonly path: string; readonly ms: number; readonly clientGcMs?: number }>
 }
 
 export interface Single {
@@ -149,7 +149,7 @@ export const summarizeSingle = (executed: ReadonlyArray<Executed>): Single => {
       requests: firstUse.length,
       p50: percentile(firstUse, 0.5),
       max: maxOf(firstUse),
-      slowest: executed.slice(0, FIRST_USE).map(({ path, ms }, index) => ({ index, path, ms })).sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_KEPT)
+      slowest: executed.slice(0, FIRST_USE).map(({ path, ms, clientGcMs }, index) => ({ index, path, ms, clientGcMs })).sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_KEPT)
     },
     warmRunsOver: runsOver(executed.slice(FIRST_USE), FIRST_USE_FACTOR * p99),
     p50: percentile(warm, 0.5),
@@ -225,7 +225,7 @@ const singleExecutions = async (sequences: SequenceThread, bare: Started, execut
       log(
         `  ${family.name.padEnd(17)} ${String(result.requests).padStart(7)} requests  first ${FIRST_USE}: p50 ${ms(result.firstUse.p50)} max ${ms(result.firstUse.max)}` +
           `  then p50 ${ms(result.p50)}  p99 ${ms(result.p99)}  max ${ms(result.max)} ms  errors ${result.errors}` +
-          `  first use's slowest ${(result.firstUse.slowest ?? []).map((s) => `#${s.index} ${ms(s.ms)}`).join(", ")}` +
+          `  first use's slowest ${(result.firstUse.slowest ?? []).map((s) => `#${s.index} ${ms(s.ms)}${(s.clientGcMs ?? 0) > 0 ? ` (client gc ${ms(s.clientGcMs ?? 0)})` : ""}`).join(", ")}` +
           `  warm ${FIRST_USE}s over ${FIRST_USE_FACTOR}× p99 ${(result.warmRunsOver * 100).toFixed(0)}%`
       )
     }

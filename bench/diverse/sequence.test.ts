@@ -22,6 +22,27 @@ describe("runSequence", () => {
       assert.deepStrictEqual(executed.map(({ path, status, bytes }) => [path, status, bytes]), [["/a", 200, 2], ["/missing", 404, 8], ["/ccc", 200, 4]])
       assert.strictEqual(mostInFlight, 1)
       for (const { ms } of executed) assert.isAtLeast(ms, 1)
+      for (const { ms, clientGcMs } of executed) assert.isTrue(clientGcMs >= 0 && clientGcMs <= ms)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("counts this thread's collections during a request apart", async () => {
+    // While /busy is in flight, this thread (the client's and the server's here) makes garbage
+    // enough for several young collections.
+    const churn = () => {
+      let kept: Array<{ n: number }> = []
+      for (let i = 0; i < 2_000_000; i++) kept = i % 1000 === 0 ? [] : [...kept.slice(-8), { n: i }]
+    }
+    const server = await recordingServer((request, response) => {
+      if (request.url === "/busy") setTimeout(churn, 5)
+      setTimeout(() => response.end(request.url), request.url === "/busy" ? 60 : 0)
+    })
+    try {
+      const [busy] = await runSequence(server.baseUrl, ["/busy"], 10)
+      assert.isAbove(busy.clientGcMs, 0)
+      assert.isAtMost(busy.clientGcMs, busy.ms)
     } finally {
       await server.close()
     }

@@ -7,6 +7,7 @@
  * family's first requests measure the route's first use (issue 24 item 6), not the TCP handshake
  * and the server's first parse on a new socket, which cost a bare `node:http` server 1–5 ms too.
  */
+import { PerformanceObserver } from "node:perf_hooks"
 import { oneConnection, timedGet } from "./httpGet.ts"
 import { startOrderedThread } from "./thread.ts"
 
@@ -15,6 +16,8 @@ export interface Executed {
   readonly status: number
   readonly bytes: number
   readonly ms: number
+  /** This thread's own collections during the request (their time is the client's, not the server's). */
+  readonly clientGcMs: number
 }
 
 /** Something to do between two requests, once `requests` have been answered (its time is not any request's). */
@@ -30,18 +33,37 @@ export const runSequence = async (baseUrl: string, paths: ReadonlyArray<string>,
   const agent = oneConnection()
   const deadline = performance.now() + duration * 1000
   const executed: Array<Executed> = []
+  const starts: Array<number> = []
+  const collections: Array<{ readonly start: number; readonly end: number }> = []
+  const note = (entries: ReadonlyArray<{ readonly startTime: number; readonly duration: number }>) => {
+    for (const entry of entries) collections.push({ start: entry.startTime, end: entry.startTime + entry.duration })
+  }
+  const observer = new PerformanceObserver((list) => note(list.getEntries()))
+  observer.observe({ entryTypes: ["gc"] })
   try {
     await timedGet(agent, baseUrl + OPENING_PATH)
     for (const path of paths) {
       if (performance.now() >= deadline) break
+      starts.push(performance.now())
       const { status, bytes, ms } = await timedGet(agent, baseUrl + path)
-      executed.push({ path, status, bytes, ms })
+      executed.push({ path, status, bytes, ms, clientGcMs: 0 })
       if (executed.length === pause?.requests) await pause.run()
     }
   } finally {
     agent.destroy()
+    // Node queues a collection's entry in a task after it: one turn, then what is not yet delivered.
+    await new Promise((resolve) => setImmediate(resolve))
+    note(observer.takeRecords())
+    observer.disconnect()
   }
-  return executed
+  return executed.map((e, i) => ({ ...e, clientGcMs: overlap(collections, starts[i], starts[i] + e.ms) }))
+}
+
+/** How long `spans` cover of `[from, to)`. */
+const overlap = (spans: ReadonlyArray<{ readonly start: number; readonly end: number }>, from: number, to: number): number => {
+  let ms = 0
+  for (const { start, end } of spans) ms += Math.max(0, Math.min(end, to) - Math.max(start, from))
+  return ms
 }
 
 /** What the sequences' thread is told (`sequenceWorker.ts`): a sequence to run, or to go on after its pause. */
@@ -52,7 +74,13 @@ export type SequenceOrder =
 /** What it posts: paused after `pauseAt` answers, then the sequence's answers in order. */
 export type SequenceMessage =
   | { readonly kind: "paused" }
-  | { readonly kind: "done"; readonly statuses: Int32Array; readonly bytes: Float64Array; readonly ms: Float64Array }
+  | {
+    readonly kind: "done"
+    readonly statuses: Int32Array
+    readonly bytes: Float64Array
+    readonly ms: Float64Array
+    readonly clientGcMs: Float64Array
+  }
 
 export interface SequenceThread {
   /** `runSequence` on the thread, the pause run here; one sequence at a time. */
@@ -74,7 +102,7 @@ export const startSequenceThread = (): SequenceThread => {
         pause?.run().then(() => thread.tell({ kind: "go on" }), fail)
         return true
       })
-      return Array.from(done.statuses, (status, i) => ({ path: paths[i], status, bytes: done.bytes[i], ms: done.ms[i] }))
+      return Array.from(done.statuses, (status, i) => ({ path: paths[i], status, bytes: done.bytes[i], ms: done.ms[i], clientGcMs: done.clientGcMs[i] }))
     },
     close: thread.close
   }

@@ -33,6 +33,7 @@ port.on("message", async (order: SequenceOrder) => {
     kind: "done",
     statuses: Int32Array.from(executed, (e) => e.status),
     bytes: Float64Array.from(executed, (e) => e.bytes),
-    ms: Float64Array.from(executed, (e) => e.ms)
+    ms: Float64Array.from(executed, (e) => e.ms),
+    clientGcMs: Float64Array.from(executed, (e) => e.clientGcMs)
   })
 })

@@ -7,7 +7,7 @@ import { firstUseVerdict, medianSingle, rssAllowance } from "./report.ts"
 import { combine, mixed } from "./soak.ts"
 
 const executed = fc.array(
-  fc.record({ path: fc.stringMatching(/^\/[a-z]{1,6}$/), status: fc.constantFrom(200, 200, 200, 304, 400, 500, 0), bytes: fc.nat(5000), ms: fc.double({ min: 0.01, max: 500, noNaN: true }) }),
+  fc.record({ path: fc.stringMatching(/^\/[a-z]{1,6}$/), status: fc.constantFrom(200, 200, 200, 304, 400, 500, 0), bytes: fc.nat(5000), ms: fc.double({ min: 0.01, max: 500, noNaN: true }), clientGcMs: fc.constant(0) }),
   { minLength: 1, maxLength: 400 }
 )
 
