@@ -7,6 +7,7 @@ import { idN } from "../testing/ids.ts"
 import { foldWords } from "../text/fold.ts"
 import { resolveCodes } from "./filters.ts"
 import { checkQ, clampSuggestLimite, suggest, type SuggestStats, wordScore } from "./suggest.ts"
+import { prepareWordScans } from "./suggestByWord.ts"
 
 /** Naive suggestions: scan every row, score it, sort by (score, descendants, folded name, file order). */
 const naiveSuggest = (rows: ReadonlyArray<NaiveRow>, q: string, limite: number) =>
@@ -150,6 +151,14 @@ describe("suggest cost (regression: bounded by limite, not by the matches)", () 
       strategies.add(stats.strategy)
     }
     expect([...strategies].sort()).toEqual(["prefix", "prefix→exact-word by length", "prefix→exact-word by tokens"])
+  })
+
+  it("answers as before once each thread's scans are prepared", () => {
+    const prepared = buildDataset(records)
+    prepareWordScans(prepared)
+    for (const q of ["A ba", "STAR A", "LOLO RI", "ALUS M", "A A", "A", "JO"]) {
+      expect(suggest(prepared, q, 10), q).toEqual(naiveSuggest(rows, q, 10))
+    }
   })
 
   it("keeps multi-word queries correct on every driver with sexes", () => {
