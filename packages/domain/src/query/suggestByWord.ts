@@ -60,20 +60,56 @@ const marksOf = (data: DatasetData): Uint32Array => {
   return bits
 }
 
-/** Sets (`on`) or clears the bits of the rows of `tokens`' postings; answers how many postings it read. */
-const markPostings = (data: DatasetData, bits: Uint32Array, tokens: ReadonlyArray<number>, on: boolean): number => {
-  const { offsets, rows } = data.names.rows
-  let read = 0
-  for (const t of tokens) {
-    const end = offsets[t + 1]
-    for (let i = offsets[t]; i < end; i++) {
-      const row = rows[i]
-      if (on) bits[row >>> 5] |= 1 << (row & 31)
-      else bits[row >>> 5] = 0
-    }
-    read += end - offsets[t]
+/*
+ * The loops below are each the whole of a small function, called once per token, length or block:
+ * V8 then compiles each on entry once it is hot. A loop nested in a longer function was compiled
+ * while it ran (on stack), and every exit from it, at each block or length, threw that code away
+ * ("exit from OSR'd inner loop" in `--trace-deopt`): the first calls of a kind took 3–9 ms against
+ * 0.6–1 warm (issue 24 item 6).
+ */
+
+/** Sets the bits of `rows[from..to)`. */
+const setRows = (bits: Uint32Array, rows: Uint32Array, from: number, to: number): void => {
+  for (let i = from; i < to; i++) {
+    const row = rows[i]
+    bits[row >>> 5] |= 1 << (row & 31)
   }
-  return read
+}
+
+/** Clears the words of the bits of `rows[from..to)`: the bitset was clear but for those. */
+const clearRows = (bits: Uint32Array, rows: Uint32Array, from: number, to: number): void => {
+  for (let i = from; i < to; i++) bits[rows[i] >>> 5] = 0
+}
+
+/**
+ * The rows of `postings.rows[from..to)` marked in `bits`, not yet `taken`, of a sex `admitted`, that
+ * hold `others`, appended to `found` (row numbers only: an array of one kind of element whatever it
+ * holds) until it holds `max`; answers where it stopped.
+ */
+const takeMarked = (
+  data: DatasetData,
+  bits: Uint32Array,
+  from: number,
+  to: number,
+  taken: Set<number>,
+  admitted: Uint8Array | undefined,
+  others: ReadonlyArray<number>,
+  found: Array<number>,
+  max: number
+): number => {
+  const rows = data.names.rows.rows
+  const sexes = data.sexe.codes
+  let i = from
+  for (; i < to && found.length < max; i++) {
+    const row = rows[i]
+    if (((bits[row >>> 5] >>> (row & 31)) & 1) === 0) continue
+    if (taken.has(row)) continue
+    if (admitted !== undefined && admitted[sexes[row]] === 0) continue
+    if (others.length > 0 && !holdsEvery(data, row, others)) continue
+    taken.add(row)
+    found.push(row)
+  }
+  return i
 }
 
 /**
@@ -91,7 +127,6 @@ const scanByLength = (
 ): Array<Suggestion> | undefined => {
   const names = data.names
   const { offsets, rows } = names.rows
-  const sexes = data.sexe.codes
   const start = offsets[rarest]
   const end = offsets[rarest + 1]
   const others = exact.filter((t) => t !== rarest)
@@ -109,36 +144,118 @@ const scanByLength = (
     for (const t of completions) marked += offsets[t + 1] - offsets[t]
     if (work + 2 * marked + (end - start) > limit) return undefined
     st.tokens += completions.length
-    markPostings(data, bits, completions, true)
+    for (const t of completions) setRows(bits, rows, offsets[t], offsets[t + 1])
+    const found: Array<number> = []
+    const reached = takeMarked(data, bits, start, end, taken, admitted, others, found, max - results.length)
+    for (const t of completions) clearRows(bits, rows, offsets[t], offsets[t + 1])
     const score = scoreOf(last, length)
-    let i = start
-    for (; i < end && results.length < max; i++) {
-      const row = rows[i]
-      if (((bits[row >>> 5] >>> (row & 31)) & 1) === 0) continue
-      if (taken.has(row)) continue
-      if (admitted !== undefined && admitted[sexes[row]] === 0) continue
-      if (others.length > 0 && !holdsEvery(data, row, others)) continue
-      taken.add(row)
-      results.push({ row, score })
-    }
-    markPostings(data, bits, completions, false)
-    work += 2 * marked + (i - start)
-    st.visited += i - start
+    for (const row of found) results.push({ row, score })
+    work += 2 * marked + (reached - start)
+    st.visited += reached - start
   }
   return results
 }
 
-/** The rows a scan by tokens reads in one block, and its scratch arrays (one set per thread). */
+/** The rows a scan by tokens reads in one block. */
 const BLOCK = 256
-const blockPlaces = new Uint32Array(BLOCK)
-const blockKeys = new Uint32Array(BLOCK)
-const blockTokens = new Uint32Array(BLOCK)
 
 /**
  * The scan by tokens: the rows of the rarest whole word that hold every whole word and a word
  * beginning with `last`, each under its best score (its shortest such word): the first `max` of
- * each length are kept, then taken shortest first.
+ * each length are kept, then taken shortest first. A block's reads go one array at a time (its
+ * rows' keys, then their tokens' places, then the tokens), each independent of the others, so that
+ * the processor has many cache misses in flight at once instead of one row's three one after another.
  */
+class TokenScan {
+  readonly #data: DatasetData
+  readonly #lo: number
+  readonly #hi: number
+  readonly #shortest: number
+  readonly #wanted: Uint32Array
+  readonly #completions: Uint32Array | undefined
+  readonly #admitted: Uint8Array | undefined
+  readonly #max: number
+  readonly #buckets = new Map<number, Array<number>>()
+  readonly #places = new Uint32Array(BLOCK)
+  readonly #keys = new Uint32Array(BLOCK)
+  readonly #tokens = new Uint32Array(BLOCK)
+
+  constructor(data: DatasetData, lo: number, hi: number, exact: ReadonlyArray<number>, max: number, admitted: Uint8Array | undefined) {
+    this.#data = data
+    this.#lo = lo
+    this.#hi = hi
+    let shortest = Infinity
+    for (let t = lo; t < hi; t++) if (data.names.lengths[t] < shortest) shortest = data.names.lengths[t]
+    this.#shortest = shortest
+    this.#wanted = Uint32Array.from(exact).sort()
+    // Most rows of a frequent whole word lack the completion: when the prefix has a bitset, one bit says so.
+    this.#completions = prefixSet(data, lo, hi)?.bits
+    this.#admitted = admitted
+    this.#max = max
+  }
+
+  /** Reads the postings `[from, to)`; answers the place after the row that filled the best bucket, or -1. */
+  block(from: number, to: number): number {
+    const data = this.#data
+    const postings = data.names.rows.rows
+    const sexes = data.sexe.codes
+    const nameKey = data.nameKey
+    const { offsets: keyOffsets } = data.names.keyTokens
+    const completions = this.#completions
+    const admitted = this.#admitted
+    const places = this.#places
+    const keys = this.#keys
+    let taken = 0
+    for (let at = from; at < to; at++) {
+      const row = postings[at]
+      if (completions !== undefined && ((completions[row >>> 5] >>> (row & 31)) & 1) === 0) continue
+      if (admitted !== undefined && admitted[sexes[row]] === 0) continue
+      places[taken] = at
+      keys[taken++] = nameKey[row]
+    }
+    const tokens = this.#tokens
+    for (let k = 0; k < taken; k++) tokens[k] = keyOffsets[keys[k]]
+    for (let k = 0; k < taken; k++) {
+      const length = this.#completionOf(keys[k], tokens[k])
+      if (length === Infinity) continue
+      let bucket = this.#buckets.get(length)
+      if (bucket === undefined) this.#buckets.set(length, bucket = [])
+      if (bucket.length < this.#max) bucket.push(postings[places[k]])
+      // Nothing later in fame order can outrank a full bucket of the best possible score.
+      if (length === this.#shortest && bucket.length === this.#max) return places[k] + 1
+    }
+    return -1
+  }
+
+  /** The shortest completion among a key's tokens (from `first`, ascending) when it holds every whole word, else Infinity. */
+  #completionOf(key: number, first: number): number {
+    const { lengths, keyTokens } = this.#data.names
+    const end = keyTokens.offsets[key + 1]
+    const rows = keyTokens.rows
+    const wanted = this.#wanted
+    let found = 0
+    let length = Infinity
+    for (let j = first; j < end; j++) {
+      const t = rows[j]
+      if (found < wanted.length && t === wanted[found]) found++
+      if (t >= this.#lo && t < this.#hi && lengths[t] < length) length = lengths[t]
+    }
+    return found < wanted.length ? Infinity : length
+  }
+
+  /** The buckets' rows, shortest completion first, at most `max`. */
+  results(last: string): Array<Suggestion> {
+    const results: Array<Suggestion> = []
+    for (const length of [...this.#buckets.keys()].sort((a, b) => a - b)) {
+      for (const row of this.#buckets.get(length) ?? []) {
+        if (results.length === this.#max) return results
+        results.push({ row, score: scoreOf(last, length) })
+      }
+    }
+    return results
+  }
+}
+
 const scanByTokens = (
   data: DatasetData,
   rarest: number,
@@ -148,67 +265,19 @@ const scanByTokens = (
   st: SuggestStats,
   admitted: Uint8Array | undefined
 ): Array<Suggestion> => {
-  const { tokens, lengths, rows: postings, keyTokens } = data.names
-  const sexes = data.sexe.codes
-  const [lo, hi] = prefixRange(tokens, last)
+  const [lo, hi] = prefixRange(data.names.tokens, last)
   if (lo === hi) return []
-  let shortest = Infinity
-  for (let t = lo; t < hi; t++) if (lengths[t] < shortest) shortest = lengths[t]
-  const wanted = Uint32Array.from(exact).sort()
-  // Most rows of a frequent whole word lack the completion: when the prefix has a bitset, one bit says so.
-  const completions = prefixSet(data, lo, hi)?.bits
-  const buckets = new Map<number, Array<number>>()
-  const { offsets: keyOffsets, rows: keyRows } = keyTokens
-  const nameKey = data.nameKey
-  const start = postings.offsets[rarest]
-  const end = postings.offsets[rarest + 1]
-  let i = start
-  // A block's reads of one array at a time (its rows' keys, then their tokens' places), each
-  // independent of the others, so that the processor has many cache misses in flight at once
-  // instead of one row's three after one another.
-  scan: for (let base = start; base < end; base += BLOCK) {
-    const blockEnd = Math.min(end, base + BLOCK)
-    let taken = 0
-    for (let at = base; at < blockEnd; at++) {
-      const row = postings.rows[at]
-      if (completions !== undefined && ((completions[row >>> 5] >>> (row & 31)) & 1) === 0) continue
-      if (admitted !== undefined && admitted[sexes[row]] === 0) continue
-      blockPlaces[taken] = at
-      blockKeys[taken++] = nameKey[row]
-    }
-    for (let k = 0; k < taken; k++) blockTokens[k] = keyOffsets[blockKeys[k]]
-    for (let k = 0; k < taken; k++) {
-      const key = blockKeys[k]
-      // The name's tokens ascending: the whole words found in order, the shortest completion of `last`.
-      let found = 0
-      let length = Infinity
-      for (let j = blockTokens[k]; j < keyOffsets[key + 1]; j++) {
-        const t = keyRows[j]
-        if (found < wanted.length && t === wanted[found]) found++
-        if (t >= lo && t < hi && lengths[t] < length) length = lengths[t]
-      }
-      if (found < wanted.length || length === Infinity) continue
-      const row = postings.rows[blockPlaces[k]]
-      let bucket = buckets.get(length)
-      if (bucket === undefined) buckets.set(length, bucket = [])
-      if (bucket.length < max) bucket.push(row)
-      // Nothing later in fame order can outrank a full bucket of the best possible score.
-      if (length === shortest && bucket.length === max) {
-        i = blockPlaces[k] + 1
-        break scan
-      }
-    }
-    i = blockEnd
+  const scan = new TokenScan(data, lo, hi, exact, max, admitted)
+  const { offsets } = data.names.rows
+  const start = offsets[rarest]
+  const end = offsets[rarest + 1]
+  let reached = end
+  for (let from = start; from < end && reached === end; from += BLOCK) {
+    const stopped = scan.block(from, Math.min(end, from + BLOCK))
+    if (stopped >= 0) reached = stopped
   }
-  st.visited += i - start
-  const results: Array<Suggestion> = []
-  for (const length of [...buckets.keys()].sort((a, b) => a - b)) {
-    for (const row of buckets.get(length) ?? []) {
-      if (results.length === max) return results
-      results.push({ row, score: scoreOf(last, length) })
-    }
-  }
-  return results
+  st.visited += reached - start
+  return scan.results(last)
 }
 
 /**
@@ -234,7 +303,7 @@ export const scanWord = (
   return scanByTokens(data, rarest, exact, last, max, st, admitted)
 }
 
-/** The warm-up's whole word has about this share of the rows. */
+/** The warm-up's whole word and completion have about this share of the rows each. */
 const WARM_WORD_SHARE = 256
 
 /** The warm-up's page: the largest, so that a scan reads far before it is full. */
@@ -243,31 +312,35 @@ const MAX_WARM_ROWS = 100
 /**
  * Each scan run in this thread before its first request, with and without sexes, and the marks
  * made: the first query of a kind after ready otherwise ran the scan's loops in the interpreter
- * first, `l'o` 33 ms against 1–2 warm (issue 24 item 6). The whole word is the token whose
- * postings are nearest `size / WARM_WORD_SHARE` (17 000 at full scale), the completions
- * those of the most frequent other token, its first three letters and its first.
+ * first, `l'o` 33 ms against 1–2 warm (issue 24 item 6). The whole word and the completion are the
+ * two tokens whose postings are nearest `size / WARM_WORD_SHARE` (17 000 at full scale): the
+ * completion whole (its rows marked, then the whole word's read) and its first letter (too many
+ * rows to mark: the scan by length gives up, the scan by tokens reads the whole word's), with the
+ * whole word alone and with the completion as a second whole word.
  */
 export const prepareWordScans = (data: DatasetData): void => {
   const { offsets } = data.names.rows
-  const count = dictionarySize(data.names.tokens)
   const target = data.size / WARM_WORD_SHARE
+  const distance = (t: number) => Math.abs(offsets[t + 1] - offsets[t] - target)
   let word = -1
-  let other = -1
-  for (let t = 0; t < count; t++) {
-    const rows = offsets[t + 1] - offsets[t]
-    if (word < 0 || Math.abs(rows - target) < Math.abs(offsets[word + 1] - offsets[word] - target)) word = t
+  let completion = -1
+  for (let t = 0; t < dictionarySize(data.names.tokens); t++) {
+    if (word < 0 || distance(t) < distance(word)) {
+      completion = word
+      word = t
+    } else if (completion < 0 || distance(t) < distance(completion)) completion = t
   }
-  for (let t = 0; t < count; t++) {
-    if (t !== word && (other < 0 || offsets[t + 1] - offsets[t] > offsets[other + 1] - offsets[other])) other = t
-  }
-  if (word < 0 || other < 0) return
-  const completion = dictionaryValue(data.names.tokens, other)
+  if (word < 0 || completion < 0) return
+  const text = dictionaryValue(data.names.tokens, completion)
   const st: SuggestStats = { strategy: "", visited: 0, tokens: 0 }
   const everySex = new Uint8Array(dictionarySize(data.sexe.values)).fill(1)
-  for (const last of [completion.slice(0, 3), completion.slice(0, 1)]) {
+  for (const last of [text, text.slice(0, 1)]) {
     for (const admitted of [undefined, everySex]) {
-      scanByLength(data, word, [word], last, MAX_WARM_ROWS, st, admitted)
-      scanByTokens(data, word, [word], last, MAX_WARM_ROWS, st, admitted)
+      // One whole word, and two (the rows then tested for the other).
+      for (const exact of [[word], [word, completion]]) {
+        scanByLength(data, word, exact, last, MAX_WARM_ROWS, st, admitted)
+        scanByTokens(data, word, exact, last, MAX_WARM_ROWS, st, admitted)
+      }
     }
   }
 }
