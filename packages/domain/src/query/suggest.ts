@@ -209,7 +209,7 @@ export const suggest = (
     while (heap.size > 0 && results.length < max) {
       if (++pops > budget) {
         st.strategy = "prefix→exact-word"
-        return scanWord(data, rarest, exactTokens, last, max, st, admitted)
+        return scanWord(data, { rarest, exact: exactTokens, last, max, admitted }, st)
       }
       const row = heap.pop()
       st.visited++

@@ -32,6 +32,19 @@ export interface SuggestStats {
   tokens: number
 }
 
+/**
+ * What a scan by the rarest whole word is asked: the page (`max` rows, of a sex `admitted` when
+ * given) of the rows of `rarest` (one of `exact`, the query's whole words' tokens) that hold every
+ * whole word and a word beginning with `last`.
+ */
+export interface WordQuery {
+  readonly rarest: number
+  readonly exact: ReadonlyArray<number>
+  readonly last: string
+  readonly max: number
+  readonly admitted: Uint8Array | undefined
+}
+
 /** The score of a completion of `length` letters of `last`. */
 export const scoreOf = (last: string, length: number): number => (length === last.length ? 1 : last.length / length)
 
@@ -116,15 +129,8 @@ const takeMarked = (
  * The scan by length, or `undefined` when it gave up (its marks and reads past `TOKEN_READ_COST`
  * times the rarest word's postings) before answering.
  */
-const scanByLength = (
-  data: DatasetData,
-  rarest: number,
-  exact: ReadonlyArray<number>,
-  last: string,
-  max: number,
-  st: SuggestStats,
-  admitted: Uint8Array | undefined
-): Array<Suggestion> | undefined => {
+const scanByLength = (data: DatasetData, query: WordQuery, st: SuggestStats): Array<Suggestion> | undefined => {
+  const { rarest, exact, last, max, admitted } = query
   const names = data.names
   const { offsets, rows } = names.rows
   const start = offsets[rarest]
@@ -256,15 +262,8 @@ class TokenScan {
   }
 }
 
-const scanByTokens = (
-  data: DatasetData,
-  rarest: number,
-  exact: ReadonlyArray<number>,
-  last: string,
-  max: number,
-  st: SuggestStats,
-  admitted: Uint8Array | undefined
-): Array<Suggestion> => {
+const scanByTokens = (data: DatasetData, query: WordQuery, st: SuggestStats): Array<Suggestion> => {
+  const { rarest, exact, last, max, admitted } = query
   const [lo, hi] = prefixRange(data.names.tokens, last)
   if (lo === hi) return []
   const scan = new TokenScan(data, lo, hi, exact, max, admitted)
@@ -280,27 +279,15 @@ const scanByTokens = (
   return scan.results(last)
 }
 
-/**
- * The rows of the rarest whole word `rarest` (one of `exact`, the query's whole words' tokens) that
- * hold every whole word and a word beginning with `last`, best first, at most `max`; `st.strategy`
- * says which scan answered.
- */
-export const scanWord = (
-  data: DatasetData,
-  rarest: number,
-  exact: ReadonlyArray<number>,
-  last: string,
-  max: number,
-  st: SuggestStats,
-  admitted: Uint8Array | undefined
-): Array<Suggestion> => {
-  const byLength = scanByLength(data, rarest, exact, last, max, st, admitted)
+/** The page `query` asks for, best first; `st.strategy` says which scan answered. */
+export const scanWord = (data: DatasetData, query: WordQuery, st: SuggestStats): Array<Suggestion> => {
+  const byLength = scanByLength(data, query, st)
   if (byLength !== undefined) {
     st.strategy += " by length"
     return byLength
   }
   st.strategy += " by tokens"
-  return scanByTokens(data, rarest, exact, last, max, st, admitted)
+  return scanByTokens(data, query, st)
 }
 
 /** The warm-up's whole word and completion have about this share of the rows each. */
@@ -338,8 +325,9 @@ export const prepareWordScans = (data: DatasetData): void => {
     for (const admitted of [undefined, everySex]) {
       // One whole word, and two (the rows then tested for the other).
       for (const exact of [[word], [word, completion]]) {
-        scanByLength(data, word, exact, last, MAX_WARM_ROWS, st, admitted)
-        scanByTokens(data, word, exact, last, MAX_WARM_ROWS, st, admitted)
+        const query: WordQuery = { rarest: word, exact, last, max: MAX_WARM_ROWS, admitted }
+        scanByLength(data, query, st)
+        scanByTokens(data, query, st)
       }
     }
   }
