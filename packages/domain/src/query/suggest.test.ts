@@ -43,19 +43,22 @@ const queryArbitrary = (rows: ReadonlyArray<NaiveRow>): fc.Arbitrary<string> => 
 }
 
 describe("suggest", () => {
-  it("agrees with a naive scan and sort, membership and order", () => {
+  it("agrees with a naive scan and sort, membership and order, query after query on one Dataset", () => {
     fc.assert(
       fc.property(
         datasetArbitrary({ maxLength: 80 }).chain((g) => {
           const rows = naiveRows(g.records)
-          return fc.tuple(fc.constant(g), fc.constant(rows), queryArbitrary(rows), fc.integer({ min: -3, max: 120 }))
+          // Several queries on the same Dataset: what one leaves in the thread's scratch bitset must not change the next.
+          return fc.tuple(fc.constant(g), fc.constant(rows), fc.array(fc.tuple(queryArbitrary(rows), fc.integer({ min: -3, max: 120 })), { minLength: 1, maxLength: 4 }))
         }),
-        ([{ data }, rows, q, limite]) => {
-          const got = suggest(data, q, limite)
-          expect(got).toEqual(naiveSuggest(rows, q, limite))
-          expect(got.length).toBeLessThanOrEqual(clampSuggestLimite(limite))
-          expect(new Set(got.map((s) => s.row)).size).toBe(got.length)
-          for (const s of got) expect(s.score > 0 && s.score <= 1).toBe(true)
+        ([{ data }, rows, queries]) => {
+          for (const [q, limite] of queries) {
+            const got = suggest(data, q, limite)
+            expect(got).toEqual(naiveSuggest(rows, q, limite))
+            expect(got.length).toBeLessThanOrEqual(clampSuggestLimite(limite))
+            expect(new Set(got.map((s) => s.row)).size).toBe(got.length)
+            for (const s of got) expect(s.score > 0 && s.score <= 1).toBe(true)
+          }
         }
       ),
       { numRuns: 400 }
