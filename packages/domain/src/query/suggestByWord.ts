@@ -69,6 +69,26 @@ export const holdsEvery = (data: DatasetData, row: number, tokens: ReadonlyArray
  */
 const TOKEN_READ_COST = 16
 
+/** The tokens beginning with a query's last word (contiguous, and so are their postings), and their lengths ascending. */
+interface Completions {
+  readonly lo: number
+  readonly hi: number
+  readonly lengths: ReadonlyArray<number>
+}
+
+/** The completions of `last`, or undefined when no token begins with it. */
+const completionsOf = (data: DatasetData, last: string): Completions | undefined => {
+  const [lo, hi] = prefixRange(data.names.tokens, last)
+  if (lo === hi) return undefined
+  const { lengths: lengthOf, byLength } = data.names
+  // A flag per token length (a few dozen): a range of thousands of tokens is one pass of integer writes.
+  const seen = new Uint8Array(byLength.offsets.length)
+  for (let t = lo; t < hi; t++) seen[lengthOf[t]] = 1
+  const lengths: Array<number> = []
+  for (let length = 0; length < seen.length; length++) if (seen[length] === 1) lengths.push(length)
+  return { lo, hi, lengths }
+}
+
 /** One bitset of the rows per thread and Dataset, clear between scans (each scan clears what it set). */
 const marks = new WeakMap<DatasetData, Uint32Array>()
 
@@ -132,36 +152,29 @@ const takeMarked = (
 
 /**
  * The scan by length, or `undefined` when its most would pass `TOKEN_READ_COST` times the rarest
- * word's postings (then it has read nothing).
+ * word's postings (then it has read nothing). Only the lengths some completion has are read.
  */
-const scanByLength = (data: DatasetData, query: WordQuery, st: SuggestStats): Array<Suggestion> | undefined => {
+const scanByLength = (data: DatasetData, query: WordQuery, completions: Completions, st: SuggestStats): Array<Suggestion> | undefined => {
   const { rarest, exact, last, max, admitted } = query
   const names = data.names
   const { offsets, rows } = names.rows
   const start = offsets[rarest]
   const end = offsets[rarest + 1]
+  const marks = 2 * (offsets[completions.hi] - offsets[completions.lo])
+  if (marks + completions.lengths.length * (end - start) > TOKEN_READ_COST * (end - start)) return undefined
   const others = exact.filter((t) => t !== rarest)
-  const limit = TOKEN_READ_COST * (end - start)
-  // The completions' tokens are contiguous, and so are their postings.
-  const [lo, hi] = prefixRange(names.tokens, last)
-  const marks = 2 * (offsets[hi] - offsets[lo])
-  if (marks > limit) return undefined
-  const lengths = new Set<number>()
-  for (let t = lo; t < hi; t++) lengths.add(names.lengths[t])
-  if (marks + lengths.size * (end - start) > limit) return undefined
   const bits = marksOf(data)
   const results: Array<Suggestion> = []
   // Rows taken at a shorter length: every one of them was, as a length is left only once read whole.
   const taken = new Set<number>()
-  const maxLength = names.byLength.offsets.length - 2
-  for (let length = last.length; length <= maxLength && results.length < max; length++) {
-    const completions = tokensOfLength(names, length, last)
-    if (completions.length === 0) continue
-    st.tokens += completions.length
-    for (const t of completions) setRows(bits, rows, offsets[t], offsets[t + 1])
+  for (const length of completions.lengths) {
+    if (results.length === max) break
+    const ofLength = tokensOfLength(names, length, last)
+    st.tokens += ofLength.length
+    for (const t of ofLength) setRows(bits, rows, offsets[t], offsets[t + 1])
     const found: Array<number> = []
     const reached = takeMarked(data, bits, start, end, taken, admitted, others, found, max - results.length)
-    for (const t of completions) clearRows(bits, rows, offsets[t], offsets[t + 1])
+    for (const t of ofLength) clearRows(bits, rows, offsets[t], offsets[t + 1])
     const score = scoreOf(last, length)
     for (const row of found) results.push({ row, score })
     st.visited += reached - start
@@ -193,13 +206,11 @@ class TokenScan {
   readonly #keys = new Uint32Array(BLOCK)
   readonly #tokens = new Uint32Array(BLOCK)
 
-  constructor(data: DatasetData, lo: number, hi: number, exact: ReadonlyArray<number>, max: number, admitted: Uint8Array | undefined) {
+  constructor(data: DatasetData, { lo, hi, lengths }: Completions, exact: ReadonlyArray<number>, max: number, admitted: Uint8Array | undefined) {
     this.#data = data
     this.#lo = lo
     this.#hi = hi
-    let shortest = Infinity
-    for (let t = lo; t < hi; t++) if (data.names.lengths[t] < shortest) shortest = data.names.lengths[t]
-    this.#shortest = shortest
+    this.#shortest = lengths[0]
     this.#wanted = Uint32Array.from(exact).sort()
     // Most rows of a frequent whole word lack the completion: when the prefix has a bitset, one bit says so.
     this.#completions = prefixSet(data, lo, hi)?.bits
@@ -269,11 +280,9 @@ class TokenScan {
   }
 }
 
-const scanByTokens = (data: DatasetData, query: WordQuery, st: SuggestStats): Array<Suggestion> => {
+const scanByTokens = (data: DatasetData, query: WordQuery, completions: Completions, st: SuggestStats): Array<Suggestion> => {
   const { rarest, exact, last, max, admitted } = query
-  const [lo, hi] = prefixRange(data.names.tokens, last)
-  if (lo === hi) return []
-  const scan = new TokenScan(data, lo, hi, exact, max, admitted)
+  const scan = new TokenScan(data, completions, exact, max, admitted)
   const { offsets } = data.names.rows
   const start = offsets[rarest]
   const end = offsets[rarest + 1]
@@ -288,13 +297,15 @@ const scanByTokens = (data: DatasetData, query: WordQuery, st: SuggestStats): Ar
 
 /** The page `query` asks for, best first; `st.strategy` says which scan answered. */
 export const scanWord = (data: DatasetData, query: WordQuery, st: SuggestStats): Array<Suggestion> => {
-  const byLength = scanByLength(data, query, st)
+  const completions = completionsOf(data, query.last)
+  if (completions === undefined) return []
+  const byLength = scanByLength(data, query, completions, st)
   if (byLength !== undefined) {
     st.strategy += " by length"
     return byLength
   }
   st.strategy += " by tokens"
-  return scanByTokens(data, query, st)
+  return scanByTokens(data, query, completions, st)
 }
 
 /** The warm-up's whole word and completion have about this share of the rows each. */
@@ -329,12 +340,14 @@ export const prepareWordScans = (data: DatasetData): void => {
   const st: SuggestStats = { strategy: "", visited: 0, tokens: 0 }
   const everySex = new Uint8Array(dictionarySize(data.sexe.values)).fill(1)
   for (const last of [text, text.slice(0, 1)]) {
+    const completions = completionsOf(data, last)
+    if (completions === undefined) continue
     for (const admitted of [undefined, everySex]) {
       // One whole word, and two (the rows then tested for the other).
       for (const exact of [[word], [word, completion]]) {
         const query: WordQuery = { rarest: word, exact, last, max: MAX_WARM_ROWS, admitted }
-        scanByLength(data, query, st)
-        scanByTokens(data, query, st)
+        scanByLength(data, query, completions, st)
+        scanByTokens(data, query, completions, st)
       }
     }
   }
