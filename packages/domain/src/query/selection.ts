@@ -3,7 +3,7 @@
  * read it that do not depend on that form: its rows ascending, a membership test, and what
  * each of those costs (in the units of `costs.ts`) for the planners that choose between them.
  */
-import { bitRows, hasBit, wordsFor } from "../dataset/bits.ts"
+import { bitRows, hasBit, setBits, wordsFor } from "../dataset/bits.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { ASCENDING_BIT, BIT_ROW } from "./costs.ts"
 
@@ -71,8 +71,7 @@ export const membership = (data: DatasetData, selection: Selection): RowTest => 
       let bits = bitmaps.get(selection)
       if (bits === undefined) {
         bits = new Uint32Array(wordsFor(data.size))
-        const rows = selection.rows
-        for (let i = 0; i < rows.length; i++) bits[rows[i] >>> 5] |= 1 << (rows[i] & 31)
+        setBits(bits, selection.rows)
         bitmaps.set(selection, bits)
       }
       const b = bits

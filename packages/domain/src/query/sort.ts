@@ -214,13 +214,21 @@ const rankArrayCursor = (data: DatasetData, ranks: Uint32Array, forward: boolean
   }
 }
 
-/** Cursor over a bitmap of name ranks (one bit per rank), scanning whole zero words at once. */
-const rankBitmapCursor = (data: DatasetData, rows: Uint32Array, forward: boolean, stats: PageStats): Cursor => {
+/** A bitmap of the name ranks of `rows` (one bit per rank). */
+const rankBitmap = (data: DatasetData, rows: Uint32Array): Uint32Array => {
   const words = new Uint32Array(wordsFor(data.size))
+  const nameRank = data.nameRank
+  // The loop ends its function (docs/decisions.md, "A hot loop is the whole of its function").
   for (let i = 0; i < rows.length; i++) {
-    const rank = data.nameRank[rows[i]]
+    const rank = nameRank[rows[i]]
     words[rank >>> 5] |= 1 << (rank & 31)
   }
+  return words
+}
+
+/** Cursor over a bitmap of name ranks (one bit per rank), scanning whole zero words at once. */
+const rankBitmapCursor = (data: DatasetData, rows: Uint32Array, forward: boolean, stats: PageStats): Cursor => {
+  const words = rankBitmap(data, rows)
   stats.visited += rows.length
   let w = forward ? 0 : words.length - 1
   let bits = words.length > 0 ? words[w] : 0
@@ -440,6 +448,24 @@ const yearWindow = (
 }
 
 /**
+ * The rows set in `bits` counted per code of `codes` (`codeCount` codes). The loop ends its function
+ * (docs/decisions.md, "A hot loop is the whole of its function").
+ */
+const countsPerCode = (bits: Uint32Array, codes: ArrayLike<number>, codeCount: number): Uint32Array => {
+  const counts = new Uint32Array(codeCount)
+  for (let w = 0; w < bits.length; w++) {
+    let word = bits[w]
+    const base = w << 5
+    while (word !== 0) {
+      const low = word & -word
+      counts[codes[base + 31 - Math.clz32(low)]]++
+      word ^= low
+    }
+  }
+  return counts
+}
+
+/**
  * Year order over a selection held as a bitset, without listing its rows (a listing allocates
  * 4 bytes a row, and fresh memory is the dearest part of a large selection): its rows counted per
  * year straight from its words, the years before the window skipped by their counts, and the
@@ -454,18 +480,8 @@ const bitsYearWindow = (
   limite: number,
   stats: PageStats
 ): Uint32Array => {
-  const { codes, rows: postings } = data.annee
-  const yearCount = dictionarySize(data.annee.values)
-  const counts = new Uint32Array(yearCount)
-  for (let w = 0; w < bits.length; w++) {
-    let word = bits[w]
-    const base = w << 5
-    while (word !== 0) {
-      const low = word & -word
-      counts[codes[base + 31 - Math.clz32(low)]]++
-      word ^= low
-    }
-  }
+  const postings = data.annee.rows
+  const counts = countsPerCode(bits, data.annee.codes, dictionarySize(data.annee.values))
   stats.visited += bits.length + count
   const out = new Uint32Array(Math.max(0, Math.min(limite, count - offset)))
   let position = 0

@@ -19,12 +19,17 @@ const mergeTwo = (a: Uint32Array, b: Uint32Array): Uint32Array => {
   return n === out.length ? out : out.subarray(0, n)
 }
 
-const sortDistinct = (rows: Uint32Array): Uint32Array => {
-  rows.sort()
+/**
+ * Moves the distinct values of sorted `rows` to its start; returns how many. The loop is the whole
+ * of the function (docs/decisions.md, "A hot loop is the whole of its function").
+ */
+const compactDistinct = (rows: Uint32Array): number => {
   let n = 0
   for (let i = 0; i < rows.length; i++) if (i === 0 || rows[i] !== rows[i - 1]) rows[n++] = rows[i]
-  return rows.subarray(0, n)
+  return n
 }
+
+const sortDistinct = (rows: Uint32Array): Uint32Array => rows.sort().subarray(0, compactDistinct(rows))
 
 /**
  * Threshold above which an unsorted union goes through a bitset (one bit per row: setting the
