@@ -24,6 +24,8 @@ export interface Machine {
   readonly cpus: number
   readonly totalMemoryBytes: number
   readonly node: string
+  /** The bench process's own Node and V8 flags (the load generator's: `--no-parallel-scavenge`, bench/README.md). */
+  readonly flags: ReadonlyArray<string>
   readonly commit: string
   /** Uncommitted changes in the work tree when the bench ran. */
   readonly dirty: boolean
@@ -41,6 +43,7 @@ export const describeMachine = (): Machine => ({
   cpus: cpus().length,
   totalMemoryBytes: totalmem(),
   node: process.version,
+  flags: process.execArgv,
   commit: git("rev-parse", "HEAD"),
   dirty: git("status", "--porcelain", "--untracked-files=no").length > 0,
   loadAverage: loadavg().map((load) => Math.round(load * 100) / 100)
