@@ -1,7 +1,19 @@
 import { assert, describe, it } from "@effect/vitest"
 import { recordingServer } from "../recordingServer.testing.ts"
 import { startProbe } from "./probe.ts"
-import { runSequence, startSequenceThread } from "./sequence.ts"
+import { PackedPaths, runSequence, startSequenceThread } from "./sequence.ts"
+
+describe("PackedPaths", () => {
+  it("gives back each path by its place, whatever its characters, and nothing outside them", () => {
+    const paths = ["/v1/search?q=l'océan du p", "", "/v1/equides/4f5szpvNR_C5ca3MueAFLg", "/explorer/equides?race=Trotteur Français"]
+    const packed = PackedPaths.of(paths)
+    assert.strictEqual(packed.length, 4)
+    assert.deepStrictEqual(Array.from({ length: packed.length }, (_, i) => packed.at(i)), paths)
+    assert.strictEqual(packed.at(4), undefined)
+    assert.strictEqual(packed.at(-1), undefined)
+    assert.strictEqual(PackedPaths.of([]).length, 0)
+  })
+})
 
 describe("runSequence", () => {
   it("sends the paths in order, one at a time, and reports each answer's status and body size", async () => {

@@ -10,7 +10,7 @@
  */
 import { parentPort } from "node:worker_threads"
 import { warmClient } from "./httpGet.ts"
-import { runSequence, type SequenceMessage, type SequenceOrder } from "./sequence.ts"
+import { PackedPaths, runSequence, type SequenceMessage, type SequenceOrder } from "./sequence.ts"
 
 const port = parentPort
 if (port === null) throw new Error("the sequences' thread runs as a worker thread")
@@ -20,8 +20,8 @@ const goOn = () => new Promise<void>((resolve) => port.once("message", () => res
 
 port.on("message", async (order: SequenceOrder) => {
   if (order.kind !== "run") return
-  const { baseUrl, paths, duration, pauseAt } = order
-  const executed = await runSequence(baseUrl, paths, duration, pauseAt === undefined ? undefined : {
+  const { baseUrl, bytes, ends, duration, pauseAt } = order
+  const executed = await runSequence(baseUrl, new PackedPaths(bytes, ends), duration, pauseAt === undefined ? undefined : {
     requests: pauseAt,
     run: async () => {
       const resumed = goOn()
