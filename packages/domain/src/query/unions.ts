@@ -29,7 +29,10 @@ const compactDistinct = (rows: Uint32Array): number => {
   return n
 }
 
-const sortDistinct = (rows: Uint32Array): Uint32Array => rows.sort().subarray(0, compactDistinct(rows))
+const sortDistinct = (rows: Uint32Array): Uint32Array => {
+  rows.sort()
+  return rows.subarray(0, compactDistinct(rows))
+}
 
 /**
  * Threshold above which an unsorted union goes through a bitset (one bit per row: setting the
