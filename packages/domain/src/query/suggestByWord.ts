@@ -13,7 +13,7 @@
  *   (`l'o`, `mirage lun`; issue 24 item 6). It answers when marking would cost more than it.
  */
 import type { DatasetData } from "../dataset/DatasetData.ts"
-import { wordsFor } from "../dataset/bits.ts"
+import { hasBit, wordsFor } from "../dataset/bits.ts"
 import { dictionarySize, dictionaryValue } from "../dataset/columns.ts"
 import { hasTokenIn, prefixRange, prefixSet, tokensOfLength } from "./nameTokens.ts"
 
@@ -106,7 +106,11 @@ const marksOf = (data: DatasetData): Uint32Array => {
  * 0.6–1 warm (issue 24 item 6).
  */
 
-/** Sets the bits of `rows[from..to)`. */
+/**
+ * Sets the bits of `rows[from..to)`: `setBits` of `bits.ts` over a range, without a subarray per token
+ * (a one-letter completion has thousands). `bits.ts` is left as it is: it is part of the Dataset
+ * builder's code signature, and changing it would make every snapshot stale.
+ */
 const setRows = (bits: Uint32Array, rows: Uint32Array, from: number, to: number): void => {
   for (let i = from; i < to; i++) {
     const row = rows[i]
@@ -140,7 +144,7 @@ const takeMarked = (
   let i = from
   for (; i < to && found.length < max; i++) {
     const row = rows[i]
-    if (((bits[row >>> 5] >>> (row & 31)) & 1) === 0) continue
+    if (!hasBit(bits, row)) continue
     if (taken.has(row)) continue
     if (admitted !== undefined && admitted[sexes[row]] === 0) continue
     if (others.length > 0 && !holdsEvery(data, row, others)) continue
@@ -232,7 +236,7 @@ class TokenScan {
     let taken = 0
     for (let at = from; at < to; at++) {
       const row = postings[at]
-      if (completions !== undefined && ((completions[row >>> 5] >>> (row & 31)) & 1) === 0) continue
+      if (completions !== undefined && !hasBit(completions, row)) continue
       if (admitted !== undefined && admitted[sexes[row]] === 0) continue
       places[taken] = at
       keys[taken++] = nameKey[row]
