@@ -37,7 +37,7 @@ export type Values =
 const valueCount = (values: Values): number => (values.kind === "column" ? dictionarySize(values.dim.values) : values.valueCount)
 
 /** Adds to `counts` the values of every row set in `bits` (or, with `unset`, every row below `size` not set). */
-const countBitRows = (values: Values, bits: Uint32Array, size: number, unset: boolean, counts: Uint32Array): void => {
+export const countBitRows = (values: Values, bits: Uint32Array, size: number, unset: boolean, counts: Uint32Array): void => {
   // One loop for both kinds (no call per row: this is the hot loop of a large breakdown).
   const column = values.kind === "column" ? values.dim.codes : undefined
   const { offsets, rows: perRow } = values.kind === "lists" ? values.perRow : { offsets: new Uint32Array(0), rows: new Uint32Array(0) }

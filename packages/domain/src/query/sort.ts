@@ -20,6 +20,7 @@ import { dictionarySize } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { sameFoldedName } from "./nameTokens.ts"
 import { BIT_ROW, RANDOM_BIT } from "./costs.ts"
+import { countBitRows } from "./counting.ts"
 import { listingCost, membership, membershipCost, type RowTest, type Selection, selectionRows } from "./selection.ts"
 import type { Tri } from "../vocabulary.ts"
 
@@ -448,24 +449,6 @@ const yearWindow = (
 }
 
 /**
- * The rows set in `bits` counted per code of `codes` (`codeCount` codes). The loop ends its function
- * (docs/decisions.md, "A hot loop is the whole of its function").
- */
-const countsPerCode = (bits: Uint32Array, codes: ArrayLike<number>, codeCount: number): Uint32Array => {
-  const counts = new Uint32Array(codeCount)
-  for (let w = 0; w < bits.length; w++) {
-    let word = bits[w]
-    const base = w << 5
-    while (word !== 0) {
-      const low = word & -word
-      counts[codes[base + 31 - Math.clz32(low)]]++
-      word ^= low
-    }
-  }
-  return counts
-}
-
-/**
  * Year order over a selection held as a bitset, without listing its rows (a listing allocates
  * 4 bytes a row, and fresh memory is the dearest part of a large selection): its rows counted per
  * year straight from its words, the years before the window skipped by their counts, and the
@@ -481,7 +464,8 @@ const bitsYearWindow = (
   stats: PageStats
 ): Uint32Array => {
   const postings = data.annee.rows
-  const counts = countsPerCode(bits, data.annee.codes, dictionarySize(data.annee.values))
+  const counts = new Uint32Array(dictionarySize(data.annee.values))
+  countBitRows({ kind: "column", dim: data.annee }, bits, data.size, false, counts)
   stats.visited += bits.length + count
   const out = new Uint32Array(Math.max(0, Math.min(limite, count - offset)))
   let position = 0
