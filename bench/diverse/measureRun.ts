@@ -22,7 +22,7 @@ import { SIZED_BASELINE_ABOVE } from "../report.ts"
 import type { Family, FamilyName } from "./corpora.ts"
 import { addHistograms, executionHistograms, type Histogram, subtractHistograms } from "./executionCosts.ts"
 import { startProbe, type ProbeSummary } from "./probe.ts"
-import { type Executed, type SequenceThread, startSequenceThread } from "./sequence.ts"
+import { type Executed, PackedPaths, type SequenceThread, startSequenceThread } from "./sequence.ts"
 
 export interface RunOptions {
   readonly dataFile: string
@@ -208,16 +208,18 @@ export const bareSizes = (single: Partial<Record<FamilyName, Single>>): Array<nu
 /** The bare server on one connection, then each family's single executions on a fresh server, all timed on `sequences`. */
 const singleExecutions = async (sequences: SequenceThread, bare: Started, executing: ReadonlyArray<Family>, options: RunOptions) => {
   log("bare node:http, one connection")
-  const bareSingle = summarizeSingle(await sequences.run(bare.baseUrl, Array.from({ length: 1_000_000 }, () => "/"), options.duration))
+  const bareSingle = summarizeSingle(await sequences.run(bare.baseUrl, PackedPaths.of(Array.from({ length: 1_000_000 }, () => "/")), options.duration))
+  // Every family packed before the server starts, so that nothing of this thread's runs between two families.
+  const packed = executing.map((family) => ({ family, paths: PackedPaths.of(family.paths) }))
   log("single executions (1 connection, response cache off)")
   const timed = await withServer(options, { RESPONSE_CACHE_MB: "0" }, async (server) => {
     const results: Partial<Record<FamilyName, Single>> = {}
     // Each family's executions after its first uses (those are reported apart, as latencies): what its calls cost.
     const scrape = async () => executionHistograms(await fetch(server.metricsUrl).then((response) => response.text()))
     const warm: Array<Record<string, Histogram>> = []
-    for (const family of executing) {
+    for (const { family, paths } of packed) {
       let firstUsed: Record<string, Histogram> | undefined
-      const sequence = await sequences.run(server.baseUrl, family.paths, options.duration, { requests: FIRST_USE, run: async () => void (firstUsed = await scrape()) })
+      const sequence = await sequences.run(server.baseUrl, paths, options.duration, { requests: FIRST_USE, run: async () => void (firstUsed = await scrape()) })
       const after = await scrape()
       warm.push(subtractHistograms(after, firstUsed ?? after))
       const result = summarizeSingle(sequence)

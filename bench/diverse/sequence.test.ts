@@ -81,7 +81,7 @@ describe("startSequenceThread", () => {
     const sequences = startSequenceThread()
     try {
       let askedAtPause: ReadonlyArray<string> = []
-      const executed = await sequences.run(server.baseUrl, ["/a", "/missing", "/ccc"], 10, {
+      const executed = await sequences.run(server.baseUrl, PackedPaths.of(["/a", "/missing", "/ccc"]), 10, {
         requests: 2,
         run: async () => {
           askedAtPause = [...server.paths]
@@ -92,7 +92,7 @@ describe("startSequenceThread", () => {
       assert.deepStrictEqual(executed.map(({ path, status, bytes }) => [path, status, bytes]), [["/a", 200, 2], ["/missing", 404, 8], ["/ccc", 200, 4]])
       // The pause's 200 ms are no request's.
       for (const { ms } of executed) assert.isBelow(ms, 200)
-      const again = await sequences.run(server.baseUrl, ["/dd"], 10)
+      const again = await sequences.run(server.baseUrl, PackedPaths.of(["/dd"]), 10)
       assert.deepStrictEqual(again.map(({ path, status, bytes }) => [path, status, bytes]), [["/dd", 200, 3]])
       assert.deepStrictEqual(server.paths, ["/healthz", "/a", "/missing", "/ccc", "/healthz", "/dd"])
     } finally {
@@ -107,7 +107,7 @@ describe("startSequenceThread, failing", () => {
     const server = await recordingServer((request, response) => response.end(request.url))
     const sequences = startSequenceThread()
     try {
-      const failing = sequences.run(server.baseUrl, ["/a", "/b"], 10, { requests: 1, run: () => Promise.reject(new Error("no metrics")) })
+      const failing = sequences.run(server.baseUrl, PackedPaths.of(["/a", "/b"]), 10, { requests: 1, run: () => Promise.reject(new Error("no metrics")) })
       await failing.then(() => assert.fail("the sequence settled"), (error: Error) => assert.strictEqual(error.message, "no metrics"))
     } finally {
       await sequences.close()

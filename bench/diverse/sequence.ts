@@ -76,8 +76,13 @@ const OPENING_PATH = "/healthz"
 export const runSequence = async (baseUrl: string, paths: Paths, duration: number, pause?: Pause): Promise<Array<Executed>> => {
   const agent = oneConnection()
   const deadline = performance.now() + duration * 1000
-  const executed: Array<Executed> = []
-  const starts: Array<number> = []
+  // Typed arrays outside the heap, the paths decoded again once the sequence is over: what the
+  // thread keeps of each answer is not copied by its young collections while later ones are timed.
+  const statuses = new Int32Array(paths.length)
+  const bytes = new Float64Array(paths.length)
+  const starts = new Float64Array(paths.length)
+  const times = new Float64Array(paths.length)
+  let answered = 0
   const collections: Array<{ readonly start: number; readonly end: number }> = []
   const note = (entries: ReadonlyArray<{ readonly startTime: number; readonly duration: number }>) => {
     for (const entry of entries) collections.push({ start: entry.startTime, end: entry.startTime + entry.duration })
@@ -86,13 +91,14 @@ export const runSequence = async (baseUrl: string, paths: Paths, duration: numbe
   observer.observe({ entryTypes: ["gc"] })
   try {
     await timedGet(agent, baseUrl + OPENING_PATH)
-    for (let i = 0; i < paths.length; i++) {
-      if (performance.now() >= deadline) break
-      const path = paths.at(i) ?? ""
-      starts.push(performance.now())
-      const { status, bytes, ms } = await timedGet(agent, baseUrl + path)
-      executed.push({ path, status, bytes, ms, clientGcMs: 0 })
-      if (executed.length === pause?.requests) await pause.run()
+    while (answered < paths.length && performance.now() < deadline) {
+      starts[answered] = performance.now()
+      const answer = await timedGet(agent, baseUrl + (paths.at(answered) ?? ""))
+      statuses[answered] = answer.status
+      bytes[answered] = answer.bytes
+      times[answered] = answer.ms
+      answered++
+      if (answered === pause?.requests) await pause.run()
     }
   } finally {
     agent.destroy()
@@ -101,7 +107,13 @@ export const runSequence = async (baseUrl: string, paths: Paths, duration: numbe
     note(observer.takeRecords())
     observer.disconnect()
   }
-  return executed.map((e, i) => ({ ...e, clientGcMs: overlap(collections, starts[i], starts[i] + e.ms) }))
+  return Array.from({ length: answered }, (_, i) => ({
+    path: paths.at(i) ?? "",
+    status: statuses[i],
+    bytes: bytes[i],
+    ms: times[i],
+    clientGcMs: overlap(collections, starts[i], starts[i] + times[i])
+  }))
 }
 
 /** How long `spans` cover of `[from, to)`. */
@@ -128,8 +140,12 @@ export type SequenceMessage =
   }
 
 export interface SequenceThread {
-  /** `runSequence` on the thread, the pause run here; one sequence at a time. */
-  readonly run: (baseUrl: string, paths: ReadonlyArray<string>, duration: number, pause?: Pause) => Promise<Array<Executed>>
+  /**
+   * `runSequence` on the thread, the pause run here; one sequence at a time. The paths come packed
+   * (`PackedPaths.of`) by the caller, before it starts what it measures: packing a family's 100 000
+   * paths just before its first request left its garbage to be collected while that request ran.
+   */
+  readonly run: (baseUrl: string, paths: PackedPaths, duration: number, pause?: Pause) => Promise<Array<Executed>>
   readonly close: () => Promise<void>
 }
 
@@ -141,14 +157,14 @@ export const startSequenceThread = (): SequenceThread => {
   const thread = startOrderedThread<SequenceOrder>(new URL("./sequenceWorker.ts", import.meta.url))
   return {
     run: async (baseUrl, paths, duration, pause) => {
-      const { bytes, ends } = PackedPaths.of(paths)
+      const { bytes, ends } = paths
       const order: SequenceOrder = { kind: "run", baseUrl, bytes, ends, duration, ...(pause === undefined ? {} : { pauseAt: pause.requests }) }
       const done = await thread.ask<Extract<SequenceMessage, { kind: "done" }>>(order, (message, fail) => {
         if ((message as SequenceMessage).kind !== "paused") return false
         pause?.run().then(() => thread.tell({ kind: "go on" }), fail)
         return true
       })
-      return Array.from(done.statuses, (status, i) => ({ path: paths[i], status, bytes: done.bytes[i], ms: done.ms[i], clientGcMs: done.clientGcMs[i] }))
+      return Array.from(done.statuses, (status, i) => ({ path: paths.at(i) ?? "", status, bytes: done.bytes[i], ms: done.ms[i], clientGcMs: done.clientGcMs[i] }))
     },
     close: thread.close
   }
