@@ -35,6 +35,34 @@ const heldStarts = () => {
 const outcomeOf = (pool: QueryPool, execution: Execution): Promise<Outcome> =>
   new Promise((resolve) => pool.submit(execution, resolve))
 
+/** A scheduler that holds each delayed start until the test fires it; a cancelled one is dropped. */
+const heldTimers = () => {
+  const held = new Set<() => void>()
+  const schedule: Scheduler = (start) => {
+    const entry = () => {
+      held.delete(entry)
+      start()
+    }
+    held.add(entry)
+    return () => void held.delete(entry)
+  }
+  return { schedule, fire: () => [...held].forEach((entry) => entry()), live: () => held.size }
+}
+
+/** Resolves once `condition` holds (polled), fails after 20 s. */
+const eventually = async (condition: () => boolean) => {
+  const deadline = Date.now() + 20_000
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("the condition never held")
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+const grantIn = (cells: Int32Array, at: number, count: number) => {
+  Atomics.add(cells, at, count)
+  Atomics.notify(cells, at)
+}
+
 /** A pool of `size` gated workers over `RECORDS`, attached, and how to grant its executions permits. */
 const gatedPool = async (size: number) => {
   const permits = new Int32Array(new SharedArrayBuffer(4))
@@ -166,6 +194,68 @@ describe("QueryPool", () => {
       assert.strictEqual(pool.queued, 0)
     } finally {
       grant(1000)
+      await pool.close()
+    }
+  })
+
+  it("asks a worker idle for a while for a full collection, one worker at a time, and gives work to the other meanwhile", { timeout: 60_000 }, async () => {
+    const permits = new Int32Array(new SharedArrayBuffer(4))
+    // [collections asked for, permits to end one]
+    const collections = new Int32Array(new SharedArrayBuffer(8))
+    const timers = heldTimers()
+    const pool = QueryPool.prepare(2, { url: new URL("./gatedQueryWorker.fixture.ts", import.meta.url), data: { permits, collections } }, heldStarts().schedule, timers.schedule)
+    try {
+      await pool.attach(shareDataset(buildDataset(RECORDS)).share)
+      // Ready: nothing to collect yet (the warm-up collected before it said so).
+      assert.strictEqual(timers.live(), 0)
+      const { submit, until } = recorder(pool)
+      submit("a", light("x"))
+      submit("b", light("x"))
+      assert.strictEqual(pool.busy, 2)
+      grantIn(permits, 0, 2)
+      await until(2)
+      // Each worker's collection is set for when it has been idle IDLE_COLLECTION_MS.
+      assert.strictEqual(timers.live(), 2)
+      timers.fire()
+      await eventually(() => Atomics.load(collections, 0) === 1)
+      // The other one's waits for the first to end.
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      assert.strictEqual(Atomics.load(collections, 0), 1)
+      // Meanwhile (the collecting thread is blocked) executions go to the other worker, one after the other.
+      submit("c", light("x"))
+      assert.strictEqual(pool.busy, 1)
+      grantIn(permits, 0, 1)
+      await until(3)
+      submit("d", light("x"))
+      grantIn(permits, 0, 1)
+      await until(4)
+      // The first collection ends: that worker takes work again. The other ran since, so is no longer due one.
+      grantIn(collections, 1, 1)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      submit("e", light("x"))
+      submit("f", light("x"))
+      await eventually(() => pool.busy === 2 && pool.queued === 0)
+      grantIn(permits, 0, 2)
+      await until(6)
+      assert.strictEqual(Atomics.load(collections, 0), 1)
+      // Both idle long enough again: one collection, then the other once it has ended.
+      assert.strictEqual(timers.live(), 2)
+      timers.fire()
+      await eventually(() => Atomics.load(collections, 0) === 2)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      assert.strictEqual(Atomics.load(collections, 0), 2)
+      grantIn(collections, 1, 1)
+      await eventually(() => Atomics.load(collections, 0) === 3)
+      // Its end gives that worker back: both take work again, and are idle when the pool closes.
+      grantIn(collections, 1, 1)
+      submit("g", light("x"))
+      submit("h", light("x"))
+      await eventually(() => pool.busy === 2 && pool.queued === 0)
+      grantIn(permits, 0, 2)
+      await until(8)
+    } finally {
+      grantIn(collections, 1, 1000)
+      grantIn(permits, 0, 1000)
       await pool.close()
     }
   })

@@ -1,8 +1,9 @@
 /**
  * A full collection once a thread has had nothing to do for a while: what a burst of work left in
  * the old generation (promoted buffers) is otherwise held until V8's next major collection, which
- * an idle thread does not reach. Used by each query worker after its last execution
- * (`serveQueries.ts`) and by the server's thread after its last export (`collectAfterExports.ts`).
+ * an idle thread does not reach. Used by the server's thread after its last export
+ * (`collectAfterExports.ts`); the query workers' is asked by their pool (`QueryPool.ts`), which
+ * sends the worker collecting no execution.
  */
 
 export interface IdleCollection {

@@ -6,6 +6,8 @@ export type Request =
   /** The Dataset to serve: the first message a worker gets. */
   | { readonly kind: "attach"; readonly share: DatasetShare }
   | { readonly kind: "execute"; readonly id: number; readonly work: Work }
+  /** A full collection now (the pool sends nothing else until the reply `collected`). */
+  | { readonly kind: "collect" }
 
 /** The fields of a refused parameter (an `InvalidParameter` loses its class on the way). */
 export interface Refusal {
@@ -20,5 +22,7 @@ export type Reply =
   /** The body (JSON, or a page's HTML) and its status, its buffer transferred; `ms`, the run's time in the worker. */
   | { readonly kind: "body"; readonly id: number; readonly status: number; readonly body: Uint8Array; readonly ms: number }
   | { readonly kind: "refused"; readonly id: number; readonly refusal: Refusal; readonly ms: number }
+  /** The full collection asked for is done: the worker takes executions again. */
+  | { readonly kind: "collected" }
   /** The query threw: a bug, answered 500 and logged by the server. */
   | { readonly kind: "defect"; readonly id: number; readonly message: string }

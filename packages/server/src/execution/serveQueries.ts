@@ -7,7 +7,6 @@ import type { DatasetData } from "@equides/domain"
 import { prepareQueries } from "@equides/domain/answers"
 import { attachDataset } from "@equides/ingest/shared"
 import { parentPort } from "node:worker_threads"
-import { idleCollection } from "./idleCollection.ts"
 import type { Reply, Request } from "./protocol.ts"
 import { giveWayToMainThread } from "./threadPriority.ts"
 import { type perform, warmUp } from "./work.ts"
@@ -29,23 +28,23 @@ const collectYoung = globalThis.gc === undefined ? undefined : () => globalThis.
 const collectAll = globalThis.gc === undefined ? undefined : () => globalThis.gc?.()
 
 /**
- * A full collection once a worker has had nothing to do for this long: what load leaves in the old
- * generation (promoted query buffers, dropped breed columns) is otherwise held until V8's next
- * major collection, which an idle worker does not reach. Issue 24 counts resident memory after load
- * (1.2 GiB after 3 minutes of mixed traffic). A worker this idle has no request waiting to delay.
+ * `collect`: what the pool's `collect` request runs (a full collection, when the process exposes
+ * `gc`; tests give another). The pool asks for it once this worker has been idle a while
+ * (`QueryPool.ts`) and sends it nothing meanwhile.
  */
-const IDLE_COLLECTION_MS = 2_000
-
-export const serveQueries = (run: typeof perform): void => {
+export const serveQueries = (run: typeof perform, collect: () => void = () => collectAll?.()): void => {
   const port = parentPort
   if (port === null) throw new Error("a query worker runs as a worker thread")
   giveWayToMainThread()
   const reply = (message: Reply, transfer?: ReadonlyArray<ArrayBuffer>): void => port.postMessage(message, transfer)
   let data: DatasetData | undefined
-  const idle = idleCollection(collectAll, IDLE_COLLECTION_MS)
 
   port.on("message", (request: Request) => {
-    idle.cancel()
+    if (request.kind === "collect") {
+      collect()
+      reply({ kind: "collected" })
+      return
+    }
     if (request.kind === "attach") {
       data = attachDataset(request.share)
       prepareQueries(data)
@@ -71,6 +70,5 @@ export const serveQueries = (run: typeof perform): void => {
     else if (outcome.kind === "refused") reply({ kind: "refused", id, refusal: outcome.refusal, ms })
     else reply({ ...outcome, id })
     collectYoung?.()
-    idle.arm()
   })
 }
