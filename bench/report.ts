@@ -24,7 +24,7 @@ export interface Machine {
   readonly cpus: number
   readonly totalMemoryBytes: number
   readonly node: string
-  /** The bench process's own Node and V8 flags (the load generator's: `--no-parallel-scavenge`, bench/README.md). */
+  /** The bench process's own Node and V8 flags (the load generator's: `--single-threaded-gc`, bench/README.md). */
   readonly flags: ReadonlyArray<string>
   readonly commit: string
   /** Uncommitted changes in the work tree when the bench ran. */
