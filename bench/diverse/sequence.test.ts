@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { recordingServer } from "../recordingServer.testing.ts"
 import { startProbe } from "./probe.ts"
-import { PackedPaths, runSequence, startSequenceThread } from "./sequence.ts"
+import { executedOf, PackedPaths, runSequence, startSequenceThread } from "./sequence.ts"
 
 describe("PackedPaths", () => {
   it("gives back each path by its place, whatever its characters, and nothing outside them", () => {
@@ -28,7 +28,8 @@ describe("runSequence", () => {
       }, 2)
     })
     try {
-      const executed = await runSequence(server.baseUrl, ["/a", "/missing", "/ccc"], 10)
+      const paths = ["/a", "/missing", "/ccc"]
+      const executed = executedOf(paths, await runSequence(server.baseUrl, paths, 10))
       // The connection opened by one unrecorded probe path first.
       assert.deepStrictEqual(server.paths, ["/healthz", "/a", "/missing", "/ccc"])
       assert.deepStrictEqual(executed.map(({ path, status, bytes }) => [path, status, bytes]), [["/a", 200, 2], ["/missing", 404, 8], ["/ccc", 200, 4]])
@@ -52,7 +53,7 @@ describe("runSequence", () => {
       setTimeout(() => response.end(request.url), request.url === "/busy" ? 60 : 0)
     })
     try {
-      const [busy] = await runSequence(server.baseUrl, ["/busy"], 10)
+      const [busy] = executedOf(["/busy"], await runSequence(server.baseUrl, ["/busy"], 10))
       assert.isAbove(busy.clientGcMs, 0)
       assert.isAtMost(busy.clientGcMs, busy.ms)
     } finally {
@@ -63,9 +64,9 @@ describe("runSequence", () => {
   it("stops at the duration", async () => {
     const server = await recordingServer((request, response) => setTimeout(() => response.end(request.url), 50))
     try {
-      const executed = await runSequence(server.baseUrl, Array.from({ length: 100 }, (_, i) => `/${i}`), 0.3)
-      assert.isAtMost(executed.length, 8)
-      assert.isAtLeast(executed.length, 2)
+      const { ms } = await runSequence(server.baseUrl, Array.from({ length: 100 }, (_, i) => `/${i}`), 0.3)
+      assert.isAtMost(ms.length, 8)
+      assert.isAtLeast(ms.length, 2)
     } finally {
       await server.close()
     }

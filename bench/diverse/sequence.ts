@@ -20,6 +20,20 @@ export interface Executed {
   readonly clientGcMs: number
 }
 
+/** A sequence's answers in the order sent, one entry per request: as the sequences' thread posts them. */
+export interface Timed {
+  readonly statuses: Int32Array
+  /** Body bytes. */
+  readonly bytes: Float64Array
+  readonly ms: Float64Array
+  /** This thread's own collections during each request. */
+  readonly clientGcMs: Float64Array
+}
+
+/** `timed`'s answers beside the paths they were sent. */
+export const executedOf = (paths: Paths, timed: Timed): Array<Executed> =>
+  Array.from(timed.statuses, (status, i) => ({ path: paths.at(i) ?? "", status, bytes: timed.bytes[i], ms: timed.ms[i], clientGcMs: timed.clientGcMs[i] }))
+
 /** Paths read by place: an array, or `PackedPaths`. */
 export interface Paths {
   readonly length: number
@@ -73,11 +87,11 @@ export interface Pause {
 /** What opens the connection, unrecorded. */
 const OPENING_PATH = "/healthz"
 
-export const runSequence = async (baseUrl: string, paths: Paths, duration: number, pause?: Pause): Promise<Array<Executed>> => {
+export const runSequence = async (baseUrl: string, paths: Paths, duration: number, pause?: Pause): Promise<Timed> => {
   const agent = oneConnection()
   const deadline = performance.now() + duration * 1000
-  // Typed arrays outside the heap, the paths decoded again once the sequence is over: what the
-  // thread keeps of each answer is not copied by its young collections while later ones are timed.
+  // Typed arrays outside the heap: what the thread keeps of each answer is not copied by its young
+  // collections while later ones are timed.
   const statuses = new Int32Array(paths.length)
   const bytes = new Float64Array(paths.length)
   const starts = new Float64Array(paths.length)
@@ -107,13 +121,8 @@ export const runSequence = async (baseUrl: string, paths: Paths, duration: numbe
     note(observer.takeRecords())
     observer.disconnect()
   }
-  return Array.from({ length: answered }, (_, i) => ({
-    path: paths.at(i) ?? "",
-    status: statuses[i],
-    bytes: bytes[i],
-    ms: times[i],
-    clientGcMs: overlap(collections, starts[i], starts[i] + times[i])
-  }))
+  const clientGcMs = Float64Array.from({ length: answered }, (_, i) => overlap(collections, starts[i], starts[i] + times[i]))
+  return { statuses: statuses.slice(0, answered), bytes: bytes.slice(0, answered), ms: times.slice(0, answered), clientGcMs }
 }
 
 /** How long `spans` cover of `[from, to)`. */
@@ -131,13 +140,7 @@ export type SequenceOrder =
 /** What it posts: paused after `pauseAt` answers, then the sequence's answers in order. */
 export type SequenceMessage =
   | { readonly kind: "paused" }
-  | {
-    readonly kind: "done"
-    readonly statuses: Int32Array
-    readonly bytes: Float64Array
-    readonly ms: Float64Array
-    readonly clientGcMs: Float64Array
-  }
+  | ({ readonly kind: "done" } & Timed)
 
 export interface SequenceThread {
   /**
@@ -164,7 +167,7 @@ export const startSequenceThread = (): SequenceThread => {
         pause?.run().then(() => thread.tell({ kind: "go on" }), fail)
         return true
       })
-      return Array.from(done.statuses, (status, i) => ({ path: paths.at(i) ?? "", status, bytes: done.bytes[i], ms: done.ms[i], clientGcMs: done.clientGcMs[i] }))
+      return executedOf(paths, done)
     },
     close: thread.close
   }

@@ -21,7 +21,7 @@ const goOn = () => new Promise<void>((resolve) => port.once("message", () => res
 port.on("message", async (order: SequenceOrder) => {
   if (order.kind !== "run") return
   const { baseUrl, bytes, ends, duration, pauseAt } = order
-  const executed = await runSequence(baseUrl, new PackedPaths(bytes, ends), duration, pauseAt === undefined ? undefined : {
+  const timed = await runSequence(baseUrl, new PackedPaths(bytes, ends), duration, pauseAt === undefined ? undefined : {
     requests: pauseAt,
     run: async () => {
       const resumed = goOn()
@@ -29,11 +29,5 @@ port.on("message", async (order: SequenceOrder) => {
       await resumed
     }
   })
-  post({
-    kind: "done",
-    statuses: Int32Array.from(executed, (e) => e.status),
-    bytes: Float64Array.from(executed, (e) => e.bytes),
-    ms: Float64Array.from(executed, (e) => e.ms),
-    clientGcMs: Float64Array.from(executed, (e) => e.clientGcMs)
-  })
+  post({ kind: "done", ...timed })
 })
