@@ -120,13 +120,14 @@ describe("warmUpExecutions", () => {
     expect(allHeld).toHaveLength(1)
   })
 
-  it("warms the search on a first letter and on a whole word then the start of another (the multi-word path)", () => {
+  it("warms the search on a first letter and on a whole word then the start of another, two letters and one (the multi-word paths)", () => {
     const named = { ...subject, data: build([{ id: idN(1), nom: "HOLLYWOOD DU FIEF" }, { id: idN(2), nom: "Beta" }, { id: idN(3), nom: "Gamma", sexe: "Femelle" }]), row: 0, words: ["hollywood", "du", "fief"] }
     const warmed = warmUpExecutions(endpointsOf(Api), named).filter(({ route }) => route === "/v1/search")
     expect(warmed.map(({ execution }) => ("query" in execution && "q" in execution.query ? execution.query.q : undefined))).toEqual([
       "hollywood",
       "h",
-      "hollywood du"
+      "hollywood du",
+      "hollywood d"
     ])
   })
 
