@@ -12,7 +12,6 @@
  * - one log line per transition (down, back), the state on `equides_quota_store_up` and in
  *   `/readyz` (`quota: "degraded"`).
  */
-import { NodeRedis } from "@effect/platform-node"
 import { Context, Data, Duration, Effect, Layer, References, Schedule } from "effect"
 import { Redis } from "effect/persistence"
 import type { ServerSettings } from "../config.ts"
@@ -145,6 +144,9 @@ export const makeRedisQuota = Effect.fnUntraced(function*(options: RedisQuotaOpt
   })
 
   yield* Effect.forkScoped(Effect.gen(function*() {
+    // Loaded here, not with the server: the client and its dependencies are a tenth of a second of
+    // every start, and only a server sharing its quota through Redis needs them.
+    const NodeRedis = yield* Effect.promise(() => import("@effect/platform-node/NodeRedis"))
     // node-redis retries the first connection too (the strategy is ours), so this waits for Redis;
     // its own per-attempt warnings are silenced: the transitions are logged here, once each.
     const services = yield* Layer.build(NodeRedis.layer({

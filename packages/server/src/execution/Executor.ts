@@ -25,6 +25,12 @@ export interface ExecutorShape {
   readonly answer: (execution: Execution) => Effect.Effect<Uint8Array, InvalidParameter>
   /** An explorer page, rendered with its status. */
   readonly render: (page: PageExecution) => Effect.Effect<Rendered>
+  /**
+   * Done once an execution starts at once: the query workers have warmed up (at once in the
+   * server's own thread). The listener opens after it (`server.ts`), so that whatever the server's
+   * thread builds before listening is built while the workers warm up.
+   */
+  readonly ready: Effect.Effect<void>
 }
 
 /** Where a work's outcome comes from: the calling thread, or a worker. */
@@ -57,10 +63,11 @@ const warmedInline = (data: DatasetData, registry: Registry): Run => {
  */
 const collectStart = (): void => globalThis.gc?.()
 
-const executorOf = (run: Run): ExecutorShape => ({
+const executorOf = (run: Run, ready: Effect.Effect<void> = Effect.void): ExecutorShape => ({
   answer: (execution) => Effect.flatMap(run(execution), answered),
   // A page renders its refusals as error pages: only a defect fails it.
-  render: (page) => Effect.flatMap(run(page), (outcome) => (outcome.kind === "body" ? Effect.succeed(outcome) : Effect.orDie(settled(outcome))))
+  render: (page) => Effect.flatMap(run(page), (outcome) => (outcome.kind === "body" ? Effect.succeed(outcome) : Effect.orDie(settled(outcome)))),
+  ready
 })
 
 export class Executor extends Context.Service<Executor, ExecutorShape>()("@equides/server/Executor") {
@@ -107,15 +114,18 @@ export class QueryThreads extends Context.Service<QueryThreads, QueryPool>()("@e
 const prepare = (size: number, spec?: WorkerSpec) =>
   Effect.acquireRelease(Effect.sync(() => QueryPool.prepare(size, spec)), (pool) => Effect.promise(() => pool.close()))
 
-/** The executor over a pool's threads, once they have the Dataset (shared first if it is not). */
+/**
+ * The executor over a pool's threads, the Dataset handed to them (shared first if it is not); it is
+ * `ready` once they have warmed up. Meanwhile this thread builds what it needs for the bounded works,
+ * collects, and the server builds the rest of itself: 0.2–0.3 s of the start at 4.45 M records.
+ */
 const pooled = (pool: QueryPool) =>
   Effect.gen(function*() {
     const data = yield* Dataset
     const attached = pool.attach(shareDataset(data).share)
-    // While the workers warm up: the collection costs the start nothing.
-    collectStart()
-    yield* Effect.promise(() => attached)
     const registry = yield* Telemetry
+    const here = inline(data, registry)
+    collectStart()
     registry.gauge("equides_query_workers", "Query worker threads.", () => pool.size)
     registry.gauge("equides_query_workers_busy", "Query worker threads executing a query.", () => pool.busy)
     registry.gauge(
@@ -129,7 +139,6 @@ const pooled = (pool: QueryPool) =>
       "Query worker threads started to replace one that exited (after a growing delay when it died before it was ready).",
       () => pool.restarts
     )
-    const here = inline(data, registry)
     return Executor.of(executorOf((work) =>
       !isPage(work) && isBounded(work) ? here(work) : Effect.withFiber((fiber) => {
         const requester = fiber.getRef(CurrentRequester)
@@ -140,8 +149,7 @@ const pooled = (pool: QueryPool) =>
           }, requester)
           return Effect.sync(() => pool.cancel(ticket))
         })
-      })
-    ))
+      }), Effect.promise(() => attached)))
   })
 
 /** An execution's body, or the parameter it refuses. */

@@ -9,11 +9,12 @@
  * connections are closed (see `PublicServer`), then whatever is left is interrupted and the
  * process exits 0.
  */
-import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Dataset } from "@equides/domain"
 import { loadDataset } from "@equides/ingest"
 import { shareDataset } from "@equides/ingest/shared"
-import { Cause, Context, Duration, Effect, Exit, Layer, LogLevel, References, Runtime } from "effect"
+import { Cause, Context, Duration, Effect, Exit, Layer, LogLevel, Option, References, Runtime } from "effect"
 import { HttpRouter } from "effect/http"
 import { type IncomingMessage, Server, type ServerResponse } from "node:http"
 import type { Socket } from "node:net"
@@ -208,12 +209,16 @@ const rehearsalOf = Effect.gen(function*() {
 /**
  * The public listener, its front door opened on the server's `Admission` (without one, when
  * `frontDoor` is false, every request goes through the pipeline: the answers must be the same),
- * and the rehearsal run before it answers anyone.
+ * and the rehearsal run before it answers anyone. It opens once the `Executor`, when there is one,
+ * is ready.
  */
 export const publicListener = (options: NodeHttpServer.Options, frontDoor = true) =>
   Layer.unwrap(Effect.gen(function*() {
     const opened = frontDoor ? yield* exportingFrontDoor : undefined
     const rehearsal = yield* rehearsalOf
+    // Built while the query workers warm up; the listener opens once they have.
+    const executor = yield* Effect.serviceOption(Executor)
+    if (Option.isSome(executor)) yield* executor.value.ready
     return NodeHttpServer.layer(() => {
       const server = makeNodeServer(opened?.door, rehearsal)
       if (opened?.onListening !== undefined) server.once("listening", opened.onListening)
@@ -298,7 +303,7 @@ export const makeServerLive = (stats: StatsGroup = StatsHandlers) =>
     const api = HttpRouter.serve(makeApp(stats), { routerConfig: ROUTER_CONFIG, disableLogger: true }).pipe(
       Layer.provide(publicListener({ port: settings.port, host: settings.host, gracefulShutdownTimeout: SHUTDOWN_GRACE })),
       Layer.provide(Admission.layer.pipe(Layer.provide(Layer.merge(quotaLayer(settings), Release.layer)))),
-      // Provided after the listener, so built before it: the query workers are ready when it opens.
+      // Provided after the listener, so built before it; the listener opens once it is `ready` (the query workers warmed up).
       Layer.provide(Executor.layer),
       // Provided last, so built first: the listener opens only once the data is in memory.
       Layer.provide(dataset),
