@@ -106,6 +106,11 @@ describe("etalons on random pedigrees", () => {
             if (previous !== undefined) {
               expect(d.coefficient).toBeGreaterThanOrEqual(previous.coefficient)
               if (d.coefficient === previous.coefficient) expect(d.produits).toBeLessThanOrEqual(previous.produits)
+              // Then by name (the names fold as written here), then by id.
+              if (d.coefficient === previous.coefficient && d.produits === previous.produits) {
+                const before = previous.etalon.nom === d.etalon.nom ? previous.etalon.id < d.etalon.id : previous.etalon.nom! < d.etalon.nom!
+                expect(before).toBe(true)
+              }
             }
             previous = d
           }
