@@ -1,6 +1,7 @@
 import type { Dictionary, Dimension, Postings, StringArena, Vocabulary } from "./columns.ts"
 import type { BreedShares } from "../genetics/breedShares.ts"
 import type { HeldDiversity } from "../genetics/diversity.ts"
+import type { WholeExtract } from "../genetics/wholeExtract.ts"
 import type { GeneticColumns } from "../genetics/columns.ts"
 import type { PerformanceColumn } from "./performances.ts"
 import type { ProgenyColumns } from "./progenyColumns.ts"
@@ -177,6 +178,8 @@ export interface DatasetData {
   readonly breedShares: BreedShares
   /** The whole extract's reference population's founders and ancestors (design §6), computed at load. */
   readonly wholeDiversity: HeldDiversity
+  /** The whole extract's reference population, its mean F and its sums by birth year, computed at load. */
+  readonly wholeExtract: WholeExtract
   /** Every index code's offspring values grouped by parent, and the parents' ranking (issue 29). */
   readonly progenyColumns: ProgenyColumns
 }

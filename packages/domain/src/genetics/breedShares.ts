@@ -10,7 +10,7 @@ import { type Dimension, postingsCount, postingsOf } from "../dataset/columns.ts
 import { codesFoldingAs } from "../dataset/foldedCodes.ts"
 import { type GroupShares, groupShares } from "./groupCoancestry.ts"
 import type { OrderedPedigree } from "./ordered.ts"
-import { type ReferencePopulation, referencePopulation } from "./reference.ts"
+import { type ReferencePopulation, referenceOfLastYear, referencePopulation } from "./reference.ts"
 
 /**
  * Breeds whose reference population's ancestry reaches this many animals are held (about 5 ms or
@@ -143,11 +143,7 @@ export const heldBreed = (held: BreedShares, codes: ReadonlyArray<number>): Held
     if (first === codes[0]) {
       if (held.spellings[k] !== codes.length) return undefined
       return {
-        reference: {
-          annee_min: held.lastYear[k] - 4,
-          annee_max: held.lastYear[k],
-          rows: held.members.subarray(held.memberOffsets[k], held.memberOffsets[k + 1])
-        },
+        reference: referenceOfLastYear(held.lastYear[k], held.members.subarray(held.memberOffsets[k], held.memberOffsets[k + 1])),
         meanInbreeding: held.meanInbreeding[k],
         shares: {
           low: held.low.subarray(held.offsets[k], held.offsets[k + 1]),

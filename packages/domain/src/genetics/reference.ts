@@ -14,6 +14,16 @@ export interface ReferencePopulation {
   readonly rows: Int32Array
 }
 
+/** The birth years a reference population spans, its last one included (Y−4..Y). */
+const REFERENCE_YEARS = 5
+
+/** The reference population whose last birth year is `lastYear`, its `rows` ascending (as a Dataset holds one). */
+export const referenceOfLastYear = (lastYear: number, rows: Int32Array): ReferencePopulation => ({
+  annee_min: lastYear - (REFERENCE_YEARS - 1),
+  annee_max: lastYear,
+  rows
+})
+
 /**
  * The reference population among `rows` (the breed's; every row when undefined); null when none has
  * a year ≤ `loadYear`.
@@ -35,7 +45,7 @@ export const referencePopulation = (
   // counting them first read every year once more: 23 against 15 ms for the whole extract at
   // 4.45 M records). The conditions are written out: through a closure over `last`, every read of
   // it was slow.
-  const first = last - 4
+  const first = last - (REFERENCE_YEARS - 1)
   const final = last
   const collected = new Int32Array(size)
   let count = 0
@@ -48,5 +58,5 @@ export const referencePopulation = (
     collected[count++] = row
   }
   const members = collected.slice(0, count)
-  return { annee_min: first, annee_max: final, rows: ascending ? members : members.sort() }
+  return referenceOfLastYear(last, ascending ? members : members.sort())
 }

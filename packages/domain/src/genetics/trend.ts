@@ -8,6 +8,8 @@
  *   undefined.
  */
 
+import type { GeneticColumns as DatasetGenetics } from "./columns.ts"
+
 /** ΔF_i from F_i and 1/(t_i − 1). */
 const increaseOver = (inbreeding: number, exponent: number): number => 1 - Math.pow(1 - inbreeding, exponent)
 
@@ -58,17 +60,32 @@ const DEEP = 6
 const INCREASE = 7
 const SUMS = 8
 
+/** The Dataset's genetics columns as the year figures read them. */
+export const trendColumnsOf = (
+  genetics: Pick<DatasetGenetics, "inbreedingValues" | "inbreedingCode" | "depthEquivalent" | "depth">
+): GeneticColumns => ({
+  inbreeding: genetics.inbreedingValues,
+  inbreedingCode: genetics.inbreedingCode,
+  equivalentGenerations: genetics.depthEquivalent,
+  depth: genetics.depth
+})
+
+/** What the year figures are made of: `SUMS` slots a year, by year from `first` (none when `sums` is empty). */
+export interface YearSums {
+  readonly first: number
+  readonly sums: Float64Array
+}
+
+/** The figures of every birth year of `rows` (ascending; every row when `rows` is undefined), rows without a year (`noYear`) left out. */
+export const yearFigures = (columns: GeneticColumns, year: Int32Array, noYear: number, rows?: ArrayLike<number>): Array<YearFigures> =>
+  figuresOfSums(yearSums(columns, year, noYear, rows))
+
 /**
- * The figures of every birth year of `rows` (ascending; every row when `rows` is undefined), rows
- * without a year (`noYear`) left out. Each year's sums are added up in the order of `rows`; one
- * typed array holds them all, by year from the earliest.
+ * The sums of every birth year of `rows` (every row when undefined), rows without a year left out.
+ * Each year's sums are added up in the order of `rows`; one typed array holds them all, by year
+ * from the earliest.
  */
-export const yearFigures = (
-  columns: GeneticColumns,
-  year: Int32Array,
-  noYear: number,
-  rows?: ArrayLike<number>
-): Array<YearFigures> => {
+export const yearSums = (columns: GeneticColumns, year: Int32Array, noYear: number, rows?: ArrayLike<number>): YearSums => {
   const size = rows === undefined ? year.length : rows.length
   let first = 0
   let last = -1
@@ -107,15 +124,19 @@ export const yearFigures = (
       if (f !== 0) sums[at + INCREASE] += increaseOver(f, exponents[code])
     }
   }
+  return { first, sums }
+}
+
+/** The figures of each year that has a record, ascending. */
+export const figuresOfSums = ({ first, sums }: YearSums): Array<YearFigures> => {
   const figures: Array<YearFigures> = []
-  for (let y = first; y <= last; y++) {
-    const at = (y - first) * SUMS
+  for (let at = 0; at < sums.length; at += SUMS) {
     const count = sums[at + COUNT]
     if (count === 0) continue
     const deep = sums[at + DEEP]
     const increase = sums[at + INCREASE]
     figures.push({
-      annee: y,
+      annee: first + at / SUMS,
       effectif: count,
       consanguinite_moyenne: sums[at + F] / count,
       consanguins: sums[at + INBRED],

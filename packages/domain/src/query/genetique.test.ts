@@ -102,14 +102,17 @@ describe("genetique over any records", () => {
     )
   })
 
-  it("gives the whole extract the founders and ancestors a breed of every record gets (held at load, computed on demand)", () => {
+  it("gives the whole extract the reference population, founders, ancestors and years a breed of every record gets (held at load, computed on demand)", () => {
     fc.assert(
       fc.property(recordsArbitrary({ minLength: 1, maxLength: 40 }), (records) => {
         const data = buildDataset(records.map((record) => ({ ...record, race: "Selle Francais" })), PROVENANCE)
         const whole = statsGenetique(data, {})
         const breed = statsGenetique(data, { race: ["Selle Francais"] })
         expect(Result.isSuccess(whole) && Result.isSuccess(breed)).toBe(true)
-        if (Result.isSuccess(whole) && Result.isSuccess(breed)) expect(whole.success.reference).toEqual(breed.success.reference)
+        if (Result.isSuccess(whole) && Result.isSuccess(breed)) {
+          expect(whole.success.reference).toEqual(breed.success.reference)
+          expect(whole.success.annees).toEqual(breed.success.annees)
+        }
       }),
       { numRuns: 100 }
     )

@@ -19,7 +19,8 @@ import { type OrderedPedigree, rowPedigree } from "../genetics/ordered.ts"
 import { loadYear, type ReferencePopulation, referencePopulation } from "../genetics/reference.ts"
 import { type GroupShares, groupShares, meanCoancestryWith } from "../genetics/groupCoancestry.ts"
 import { animalsWithChildren, lineOf, noRelative, type RelationshipRow, relationshipRow, type Relatives, relativesOf } from "../genetics/relationshipRow.ts"
-import { individualIncrease, yearFigures } from "../genetics/trend.ts"
+import { figuresOfSums, individualIncrease, trendColumnsOf, yearFigures } from "../genetics/trend.ts"
+import { wholeReference } from "../genetics/wholeExtract.ts"
 import type { Genetique, StatsGenetique } from "../schemas/genetique.ts"
 import { InvalidParameter, type QueryResult } from "./errors.ts"
 import { resolveCodes, resolveFilters } from "./filters.ts"
@@ -88,7 +89,8 @@ const stateOf = (data: DatasetData): ThreadState => {
 /** The race codes a folded race value covers, ascending; the key of a breed is their list. */
 const breedKey = (codes: ReadonlyArray<number> | undefined): string => (codes === undefined ? "*" : codes.join(","))
 
-const breedOfRows = (data: DatasetData, race: string | null, rows: Uint32Array | undefined): Breed => {
+/** A breed the Dataset does not hold, from its rows. */
+const breedOfRows = (data: DatasetData, race: string, rows: Uint32Array): Breed => {
   const reference = referencePopulation(data.year, NO_YEAR, rows, loadYearOf(data))
   return { race, reference, meanInbreeding: reference === null ? 0 : meanOf(inbreedingByRow(data), reference.rows) }
 }
@@ -99,8 +101,10 @@ const breedOf = (data: DatasetData, codes: ReadonlyArray<number> | undefined): B
   const known = state.breeds.get(key)
   if (known !== undefined) return known
   let breed: Breed
-  // Without codes, the whole extract: every row, none listed.
-  if (codes === undefined) breed = breedOfRows(data, null, undefined)
+  // Without codes, the whole extract, whose reference population the Dataset holds.
+  if (codes === undefined) {
+    breed = { race: null, reference: wholeReference(data.wholeExtract, NO_YEAR), meanInbreeding: data.wholeExtract.meanInbreeding }
+  }
   else {
     // The race as its records spell it: the most frequent spelling.
     let most = codes[0]
@@ -319,21 +323,12 @@ export const statsGenetique = (data: DatasetData, query: GenetiqueInput): QueryR
     ...(annee_max === undefined ? {} : { annee_max })
   })
   if (Result.isFailure(filters)) return Result.fail(filters.failure)
-  const selection = select(data, filters.success)
+  const rows = selectionRows(select(data, filters.success))
   const breed = breedOf(data, codes)
   const answer: StatsGenetique = {
     race: breed.race,
-    annees: yearFigures(
-      {
-        inbreeding: data.genetics.inbreedingValues,
-        inbreedingCode: data.genetics.inbreedingCode,
-        equivalentGenerations: data.genetics.depthEquivalent,
-        depth: data.genetics.depth
-      },
-      data.year,
-      NO_YEAR,
-      selectionRows(selection)
-    ),
+    // Every row (no breed, no year asked): the sums the Dataset holds.
+    annees: rows === undefined ? figuresOfSums(data.wholeExtract.years) : yearFigures(trendColumnsOf(data.genetics), data.year, NO_YEAR, rows),
     reference: state.populations.get(breedKey(codes)) ?? populationOf(data, breed)
   }
   if (state.populations.size >= BREEDS_KEPT) state.populations.clear()

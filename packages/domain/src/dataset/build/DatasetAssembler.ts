@@ -8,7 +8,9 @@ import { breedSharesOf } from "../../genetics/breedShares.ts"
 import { geneticColumns, inbreedingOf } from "../../genetics/columns.ts"
 import { rowPedigree } from "../../genetics/ordered.ts"
 import { diversityOf, heldDiversity } from "../../genetics/diversity.ts"
-import { loadYear, referencePopulation } from "../../genetics/reference.ts"
+import { loadYear } from "../../genetics/reference.ts"
+import { trendColumnsOf } from "../../genetics/trend.ts"
+import { wholeExtractOf, wholeReference } from "../../genetics/wholeExtract.ts"
 import { buildProgenyColumns } from "../progenyColumns.ts"
 import { bitsOfLists } from "../bits.ts"
 import { type Dimension, dictionarySize, type Postings, type StringArena } from "../columns.ts"
@@ -385,7 +387,8 @@ export class DatasetAssembler {
       pedigree,
       inbreeding: (row) => inbreedingOf(genetics, row)
     })
-    const whole = referencePopulation(year, NO_YEAR, undefined, loadYear(provenance.ingestedAt))
+    const wholeExtract = wholeExtractOf(year, NO_YEAR, loadYear(provenance.ingestedAt), trendColumnsOf(genetics), (row) => inbreedingOf(genetics, row))
+    const whole = wholeReference(wholeExtract, NO_YEAR)
     const wholeDiversity = heldDiversity(whole === null ? null : diversityOf(pedigree, year, NO_YEAR, whole.rows))
 
     return {
@@ -436,6 +439,7 @@ export class DatasetAssembler {
       genetics,
       breedShares,
       wholeDiversity,
+      wholeExtract,
       progenyColumns
     }
   }
