@@ -8,11 +8,10 @@
 import { Result } from "effect"
 import { dictionarySize, dictionaryValue } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
-import { entryStart, type Summary, summarize } from "../dataset/progenyColumns.ts"
+import { entryStart, PRODUITS_MIN_DEFAUT, type Summary, summarize } from "../dataset/progenyColumns.ts"
 import type { Reproducteur, Reproducteurs } from "../schemas/progeny.ts"
 import { SEXES } from "../vocabulary.ts"
 import { InvalidParameter, type QueryResult } from "./errors.ts"
-import { memoPer } from "./memo.ts"
 import { admittedHint, resolveCodes, yearOfCode } from "./filters.ts"
 import { paginationLinks } from "./paginate.ts"
 import { compareIds, entryCount, entryValue, groupSummary } from "./progenyColumns.ts"
@@ -23,7 +22,7 @@ export const REPRODUCTEURS_PATH = "/v1/stats/reproducteurs"
 /** The parent's sex: its record's `sexe`. */
 export const REPRODUCTEURS_SEXES = ["Male", "Femelle"] as const
 export const REPRODUCTEURS_SEXE_DEFAUT = "Male"
-export const PRODUITS_MIN_DEFAUT = 5
+export { PRODUITS_MIN_DEFAUT }
 export const PRODUITS_MIN_MIN = 1
 export const PRODUITS_MIN_MAX = 1000
 
@@ -90,32 +89,17 @@ const ranks = (data: DatasetData, g: number, sexe: number, minimum: number, race
   entryCount(data.progenyColumns, g) >= minimum && admits(data, data.progenyColumns.parents[g], sexe, races)
 
 /**
- * For every code and sex, the groups whose parent is of that sex with at least the default number of
- * products, in the ranking's order: the plain URI's whole answer but the page's summaries. Without
- * them each request walked every group of its code to count them, reading a parent's row at random
- * for each (memory-bound: 1 ms warm, 7–14 ms on a worker's first call after other routes had run,
- * issue 24 item 6). Made together on a thread's first plain URI, which the route's warm-up sends: one
- * pass over every code's ranking, 17 ms at 4.45 M records, 50 ms the first time the columns are read.
- * Kept per thread and per Dataset, for the default minimum only so that no query grows them: the 2
- * sexes together hold each group once, 0.3 MiB in all.
+ * The groups of code `indice` whose parent is of `sexe` with at least the default number of
+ * products, in the ranking's order: the plain URI's whole answer but the page's summaries, held in
+ * the Dataset (`ProgenyColumns.plain`). Without them each request walked every group of its code to
+ * count them, reading a parent's row at random for each (memory-bound: 1 ms warm, 7–14 ms on a
+ * worker's first call after other routes had run, issue 24 item 6).
  */
-const plainRankings = memoPer<DatasetData, "plain", ReadonlyArray<Int32Array>>()
-
-const plainRankingOf = (data: DatasetData, indice: number, sexe: number): Int32Array =>
-  plainRankings(data, "plain", () => {
-    const { codeGroups, parents, ranking } = data.progenyColumns
-    const rankings: Array<Int32Array> = []
-    for (let code = 0; code + 1 < codeGroups.length; code++) {
-      const bySex = SEXES.map((): Array<number> => [])
-      for (let r = codeGroups[code]; r < codeGroups[code + 1]; r++) {
-        const g = ranking[r]
-        const parentSexe = data.sexe.codes[parents[g]]
-        if (parentSexe > 0 && entryCount(data.progenyColumns, g) >= PRODUITS_MIN_DEFAUT) bySex[parentSexe - 1].push(g)
-      }
-      for (const kept of bySex) rankings.push(Int32Array.from(kept))
-    }
-    return rankings
-  })[indice * SEXES.length + sexe - 1]
+const plainRankingOf = (data: DatasetData, indice: number, sexe: number): Uint32Array => {
+  const { plain, plainStart } = data.progenyColumns
+  const k = indice * SEXES.length + sexe - 1
+  return plain.subarray(plainStart[k], plainStart[k + 1])
+}
 
 export const reproducteurs = (
   data: DatasetData,

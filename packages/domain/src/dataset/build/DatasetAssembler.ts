@@ -371,8 +371,9 @@ export class DatasetAssembler {
     const withStrings = { ...performances, strings: summary.performanceStrings }
     const discipline = { ...vocabularyOf(summary.discipline), rows: invert(rowDisciplines, summary.discipline.length) }
     const indice = { ...vocabularyOf(summary.indice), rows: invert(rowIndices, summary.indice.length) }
+    const sexe = dimension(["", ...SEXES], this.#sexe.final())
     const progenyColumns = buildProgenyColumns(
-      { size, ids, performances: withStrings, indice, discipline, annee, pere: pere.row, mere: mere.row, progeny, byName, nameRank, nameKey },
+      { size, ids, sexe: sexe.codes, performances: withStrings, indice, discipline, annee, pere: pere.row, mere: mere.row, progeny, byName, nameRank, nameKey },
       rowIndices
     )
     onGenetics?.()
@@ -405,7 +406,7 @@ export class DatasetAssembler {
       performances: withStrings,
       race,
       robe: dimension(summary.robe, narrow(this.#robe.final(), summary.robe.length)),
-      sexe: dimension(["", ...SEXES], this.#sexe.final()),
+      sexe,
       statut: dimension(summary.statut, narrow(this.#statut.final(), summary.statut.length)),
       annee,
       year,
