@@ -6,7 +6,7 @@
  * candidates, kept in a bounded heap while the candidates are read once.
  */
 import { Result } from "effect"
-import { dictionarySize, lowerBound, postingsCount } from "../dataset/columns.ts"
+import { lowerBound, postingsCount } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { isRelative, type RelationshipRow, relationshipAt, type Relatives } from "../genetics/relationshipRow.ts"
 import type { Etalons } from "../schemas/etalons.ts"
@@ -62,71 +62,13 @@ const produitsOf = (data: DatasetData, row: number): number => postingsCount(dat
 const tieOf = (data: DatasetData) => (a: number, b: number): number =>
   produitsOf(data, b) - produitsOf(data, a) || data.nameKey[a] - data.nameKey[b] || compareIds(data, a, b)
 
-const stallionOrders = new WeakMap<DatasetData, Uint32Array>()
-
-/**
- * Every male with offspring in the ranking's order at one coefficient (`tieOf`), built once per
- * thread (some 10⁵ males of the full extract, 4 bytes each): no relative of the mare has the
- * lowest coefficient, 0, and a page is most often made of them alone, so it is read off this
- * order, a few hundred males at most, rather than by reading every candidate.
- *
- * Built before ready on each worker (the route's warm-up), so its cost is the start's: read male by
- * male and sorted by `tieOf`, 114–140 ms at 4.45 M records. Here the rows are read in order, each
- * male one number (`stallionKeys`) sorted as numbers, and only males with the same produits and
- * folded name are then put in `tieOf`'s order (their ids).
- */
-const stallionOrder = (data: DatasetData): Uint32Array => {
-  let order = stallionOrders.get(data)
-  if (order === undefined) {
-    const keys = stallionKeys(data).sort()
-    order = new Uint32Array(keys.length)
-    for (let i = 0; i < keys.length; i++) order[i] = data.byName[keys[i] % data.size]
-    orderTies(data, order)
-    stallionOrders.set(data, order)
-  }
-  return order
-}
-
-/**
- * Each male with offspring as (size − produits) · size + its `nameRank` (folded name, ties in
- * file order; a permutation of the rows): ascending, produits descending then name. Exact below
- * 2⁵³, so for fewer than 94 M records.
- */
-const stallionKeys = (data: DatasetData): Float64Array => {
-  const { nameRank, size } = data
-  const { offsets } = data.progeny
-  const codes = data.sexe.codes
-  const male = new Uint8Array(dictionarySize(data.sexe.values))
-  for (const code of maleCodes(data)) male[code] = 1
-  const keys: Array<number> = []
-  for (let row = 0; row < size; row++) {
-    const produits = offsets[row + 1] - offsets[row]
-    if (produits > 0 && male[codes[row]] === 1) keys.push((size - produits) * size + nameRank[row])
-  }
-  return Float64Array.from(keys)
-}
-
-/** Puts each run of `order` with the same produits and folded name in `tieOf`'s order. */
-const orderTies = (data: DatasetData, order: Uint32Array): void => {
-  const tie = tieOf(data)
-  const { nameKey } = data
-  let start = 0
-  for (let i = 1; i <= order.length; i++) {
-    const a = order[start]
-    const b = order[i]
-    if (i < order.length && produitsOf(data, a) === produitsOf(data, b) && nameKey[a] === nameKey[b]) continue
-    if (i - start > 1) order.subarray(start, i).sort(tie)
-    start = i
-  }
-}
-
 /**
  * The first `need` candidates of the ranking when they are all no relatives of the mare and have
- * offspring (undefined when fewer are): the males of `stallionOrder` that `candidate` admits and
+ * offspring (undefined when fewer are): the males of `progenyColumns.stallions` that `candidate` admits and
  * that are `unrelated` to her, in that order.
  */
 const unrelatedFirst = (data: DatasetData, unrelated: RowTest, candidate: RowTest, need: number): Array<number> | undefined => {
-  const order = stallionOrder(data)
+  const order = data.progenyColumns.stallions
   const page: Array<number> = []
   for (let k = 0; k < order.length && page.length < need; k++) {
     const row = order[k]
