@@ -7,8 +7,9 @@
  * rows held once by each thread.
  */
 import { meanOf } from "./breedShares.ts"
+import { type GeneticColumns, inbreedingOf } from "./columns.ts"
 import { type ReferencePopulation, referenceOfLastYear, referencePopulation } from "./reference.ts"
-import { type GeneticColumns, yearSums, type YearSums } from "./trend.ts"
+import { trendColumnsOf, yearSums, type YearSums } from "./trend.ts"
 
 export interface WholeExtract {
   /** The reference population's last birth year, `noYear` when it has none (then `members` is empty). */
@@ -26,15 +27,14 @@ export const wholeExtractOf = (
   year: Int32Array,
   noYear: number,
   loadYear: number,
-  columns: GeneticColumns,
-  inbreeding: (row: number) => number
+  genetics: Pick<GeneticColumns, "inbreedingValues" | "inbreedingCode" | "depthEquivalent" | "depth">
 ): WholeExtract => {
   const reference = referencePopulation(year, noYear, undefined, loadYear)
   return {
     lastYear: reference === null ? noYear : reference.annee_max,
     members: reference === null ? new Int32Array(0) : reference.rows,
-    meanInbreeding: reference === null ? 0 : meanOf(inbreeding, reference.rows),
-    years: yearSums(columns, year, noYear)
+    meanInbreeding: reference === null ? 0 : meanOf((row) => inbreedingOf(genetics, row), reference.rows),
+    years: yearSums(trendColumnsOf(genetics), year, noYear)
   }
 }
 

@@ -9,7 +9,6 @@ import { geneticColumns, inbreedingOf } from "../../genetics/columns.ts"
 import { rowPedigree } from "../../genetics/ordered.ts"
 import { diversityOf, heldDiversity } from "../../genetics/diversity.ts"
 import { loadYear } from "../../genetics/reference.ts"
-import { trendColumnsOf } from "../../genetics/trend.ts"
 import { wholeExtractOf, wholeReference } from "../../genetics/wholeExtract.ts"
 import { buildProgenyColumns } from "../progenyColumns.ts"
 import { bitsOfLists } from "../bits.ts"
@@ -388,7 +387,7 @@ export class DatasetAssembler {
       pedigree,
       inbreeding: (row) => inbreedingOf(genetics, row)
     })
-    const wholeExtract = wholeExtractOf(year, NO_YEAR, loadYear(provenance.ingestedAt), trendColumnsOf(genetics), (row) => inbreedingOf(genetics, row))
+    const wholeExtract = wholeExtractOf(year, NO_YEAR, loadYear(provenance.ingestedAt), genetics)
     const whole = wholeReference(wholeExtract, NO_YEAR)
     const wholeDiversity = heldDiversity(whole === null ? null : diversityOf(pedigree, year, NO_YEAR, whole.rows))
 
