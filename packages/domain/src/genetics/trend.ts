@@ -60,10 +60,11 @@ const DEEP = 6
 const INCREASE = 7
 const SUMS = 8
 
+/** The Dataset's genetics columns the year figures read. */
+export type TrendGenetics = Pick<DatasetGenetics, "inbreedingValues" | "inbreedingCode" | "depthEquivalent" | "depth">
+
 /** The Dataset's genetics columns as the year figures read them. */
-export const trendColumnsOf = (
-  genetics: Pick<DatasetGenetics, "inbreedingValues" | "inbreedingCode" | "depthEquivalent" | "depth">
-): GeneticColumns => ({
+export const trendColumnsOf = (genetics: TrendGenetics): GeneticColumns => ({
   inbreeding: genetics.inbreedingValues,
   inbreedingCode: genetics.inbreedingCode,
   equivalentGenerations: genetics.depthEquivalent,

@@ -7,9 +7,9 @@
  * rows held once by each thread.
  */
 import { meanOf } from "./breedShares.ts"
-import { type GeneticColumns, inbreedingOf } from "./columns.ts"
+import { inbreedingOf } from "./columns.ts"
 import { type ReferencePopulation, referenceOfLastYear, referencePopulation } from "./reference.ts"
-import { trendColumnsOf, yearSums, type YearSums } from "./trend.ts"
+import { trendColumnsOf, type TrendGenetics, yearSums, type YearSums } from "./trend.ts"
 
 export interface WholeExtract {
   /** The reference population's last birth year, `noYear` when it has none (then `members` is empty). */
@@ -27,7 +27,7 @@ export const wholeExtractOf = (
   year: Int32Array,
   noYear: number,
   loadYear: number,
-  genetics: Pick<GeneticColumns, "inbreedingValues" | "inbreedingCode" | "depthEquivalent" | "depth">
+  genetics: TrendGenetics
 ): WholeExtract => {
   const reference = referencePopulation(year, noYear, undefined, loadYear)
   return {
