@@ -259,4 +259,42 @@ describe("QueryPool", () => {
       await pool.close()
     }
   })
+
+  it("gives an execution to a free worker rather than to the one idle longest while that one still collects after its answer", { timeout: 60_000 }, async () => {
+    // [permits to end a held collection, collections held so far, quick collections ended]
+    const cells = new Int32Array(new SharedArrayBuffer(12))
+    const slow = "collecte lente"
+    const pool = QueryPool.prepare(2, { url: new URL("./collectingQueryWorker.fixture.ts", import.meta.url), data: { cells, slow } }, heldStarts().schedule, heldTimers().schedule)
+    const answeredWithin = (execution: Execution, ms: number) =>
+      Promise.race([outcomeOf(pool, execution).then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))])
+    // A worker's quick collection after an answer has ended (the worker clears its cell right after).
+    const collected = async (quick: number) => {
+      await eventually(() => Atomics.load(cells, 2) === quick)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    try {
+      await pool.attach(shareDataset(buildDataset(RECORDS)).share)
+      // One worker answers, then holds its thread in its collection.
+      await outcomeOf(pool, suggest(slow))
+      await eventually(() => Atomics.load(cells, 1) === 1)
+      // The other answers and collects at once: now idle after the first.
+      await outcomeOf(pool, suggest("a"))
+      await collected(1)
+      // The first is the one idle longest, still collecting: the other one answers, again and again.
+      assert.isTrue(await answeredWithin(suggest("b"), 5_000))
+      await collected(2)
+      assert.isTrue(await answeredWithin(suggest("c"), 5_000))
+      await collected(3)
+      // Both collecting: the next waits for the one idle longest, and is answered once its collection ends.
+      await outcomeOf(pool, suggest(slow))
+      await eventually(() => Atomics.load(cells, 1) === 2)
+      const waiting = outcomeOf(pool, suggest("d"))
+      grantIn(cells, 0, 2)
+      assert.strictEqual((await waiting).kind, "body")
+      assert.strictEqual(pool.busy, 0)
+    } finally {
+      grantIn(cells, 0, 1000)
+      await pool.close()
+    }
+  })
 })

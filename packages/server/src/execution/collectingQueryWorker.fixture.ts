@@ -1,0 +1,31 @@
+/**
+ * A query worker whose collection after answering the search `q=<workerData.slow>` holds its thread
+ * (`Atomics.wait`, as a long young collection does) until the test grants a permit
+ * (`workerData.cells[0]`), having counted itself in `cells[1]`; after any other answer it collects
+ * at once, counted in `cells[2]`. Executions themselves run ungated.
+ */
+import { workerData } from "node:worker_threads"
+import { serveQueries } from "./serveQueries.ts"
+import { perform, type Work } from "./work.ts"
+
+const { cells, slow } = workerData as { readonly cells: Int32Array; readonly slow: string }
+
+let last: Work | undefined
+
+const collectAfterAnswer = (): void => {
+  if (last === undefined || !("endpoint" in last) || last.endpoint !== "suggest" || last.query.q !== slow) {
+    Atomics.add(cells, 2, 1)
+    return
+  }
+  Atomics.add(cells, 1, 1)
+  for (;;) {
+    const available = Atomics.load(cells, 0)
+    if (available === 0) Atomics.wait(cells, 0, 0)
+    else if (Atomics.compareExchange(cells, 0, available, available - 1) === available) return
+  }
+}
+
+serveQueries((data, work) => {
+  last = work
+  return perform(data, work)
+}, undefined, collectAfterAnswer)
