@@ -20,7 +20,7 @@
 import { buildDataset, consanguinite, type DatasetData, foalInbreeding, linkName, type SourceRecord } from "@equides/domain"
 import { idN } from "@equides/domain/testing"
 import { loadDataset } from "@equides/ingest"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { parseArgs } from "node:util"
 
 const { positionals, values } = parseArgs({

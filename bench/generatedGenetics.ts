@@ -5,7 +5,7 @@
  * 1 000 records, its mean F, shares with F = 0 and F ≥ 1/8, mean t, the mean F of the foals of
  * 1989–92 (Moureaux et al. 1996) and of 2020–24, and Ne of 2020–24 (design §6), as a Markdown table.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { performance } from "node:perf_hooks"
 import { dictionarySize, dictionaryValue } from "../packages/domain/src/dataset/columns.ts"
 import { equivalentGenerationsOf, inbreedingOf } from "../packages/domain/src/genetics/columns.ts"

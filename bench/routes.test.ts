@@ -5,7 +5,8 @@
  */
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Api, benchPlan, buildDataset, endpointsOf, fromRecords, servedPath } from "@equides/domain"
-import { Effect, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { servedDescription } from "../packages/server/src/openapi.ts"
 import { FAMILY, SIRE, SON } from "../packages/server/src/testing/family.ts"

@@ -7,7 +7,7 @@
  * recent record with a deep pedigree, a prolific sire.
  */
 import { Api, Bench, type BenchKind, Discovery, endpointsOf, servedPath } from "@equides/domain"
-import { Context } from "effect"
+import * as Context from "effect/Context"
 import type { HttpApiEndpoint } from "effect/http-api"
 
 /**

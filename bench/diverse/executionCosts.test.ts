@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Api, endpointsOf, OnWorkers } from "@equides/domain"
-import { Context } from "effect"
+import * as Context from "effect/Context"
 import fc from "fast-check"
 import { LATENCY_BUCKETS, Registry } from "../../packages/server/src/telemetry.ts"
 import { addHistograms, costRows, executionHistograms, formatCosts, type Histogram, quantileOf, subtractHistograms } from "./executionCosts.ts"

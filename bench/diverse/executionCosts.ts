@@ -9,7 +9,7 @@
  * 50 requests, reported apart as latencies) are left out, as the declared costs leave them out.
  */
 import { ExecutionCost, executionUnits, OnWorkers, servedPath, UNIT_CPU_MS } from "@equides/domain"
-import { Context } from "effect"
+import * as Context from "effect/Context"
 import type { HttpApiEndpoint } from "effect/http-api"
 import { parsePrometheus } from "../../packages/server/src/testing/prometheus.ts"
 

@@ -1,6 +1,7 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Api, Bench, buildDataset, endpointsOf, fromRecords, OnWorkers, servedPath } from "@equides/domain"
-import { Context, Effect } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
 import { servedDescription } from "../../packages/server/src/openapi.ts"
 import { DAM, DAUGHTER, FAMILY, GRANDSON, SIRE, SON } from "../../packages/server/src/testing/family.ts"
 import { call, testServer } from "../../packages/server/src/testing/server.ts"

@@ -11,7 +11,7 @@
  * the served description's examples (`routes.ts` `uriOf`).
  */
 import { Bench, type BenchRequest, Discovery, OnWorkers, servedPath } from "@equides/domain"
-import { Context } from "effect"
+import * as Context from "effect/Context"
 import type { HttpApiEndpoint } from "effect/http-api"
 import { Rng } from "../../packages/ingest/src/generate/prng.ts"
 import { type Description, uriOf } from "../routes.ts"

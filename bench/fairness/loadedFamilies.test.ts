@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Api, endpointsOf, ExecutionCost, OnWorkers } from "@equides/domain"
-import { Context } from "effect"
+import * as Context from "effect/Context"
 import type { Family, FamilyName } from "../diverse/corpora.ts"
 import { HEAVY_EXECUTION_MS } from "../../packages/server/src/execution/requester.ts"
 import { loadedFamilies } from "./loadedFamilies.ts"

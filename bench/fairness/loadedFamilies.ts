@@ -11,7 +11,7 @@
  * draws one for every route on the workers), joins the loaded caller with no edit here.
  */
 import { Api, Bench, type BenchRequest, endpointsOf } from "@equides/domain"
-import { Context } from "effect"
+import * as Context from "effect/Context"
 import type { FindMyWay } from "effect/http"
 import { executionCosts, routeTemplates } from "../../packages/server/src/admission/routes.ts"
 import { HEAVY_EXECUTION_MS } from "../../packages/server/src/execution/requester.ts"

@@ -7,7 +7,11 @@
  * then what is wrong).
  */
 import { NodeServices } from "@effect/platform-node"
-import { Cause, Data, Effect, Exit, Option } from "effect"
+import * as Cause from "effect/Cause"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
 import { Argument, CliError, Command, Flag } from "effect/cli"
 import { generateExtract, MAX_RACE_POLLUTION, MAX_SEED } from "./generate/generateExtract.ts"
 import { extractTargetOf, writeExtract } from "./generate/writeExtract.ts"

@@ -5,7 +5,7 @@
  * `main.ts` serves it over Node, tests over a test server.
  */
 import { Api } from "@equides/domain"
-import { Layer } from "effect"
+import * as Layer from "effect/Layer"
 import { HttpApiBuilder } from "effect/http-api"
 import { DocumentationRoute } from "./documentation.ts"
 import { ExplorerRoutes } from "./explorer/routes.ts"

@@ -7,7 +7,9 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
-import { Context, Effect, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { HttpServer } from "effect/http"
 import { EVERY_ROUTE, FAMILY, SIRE } from "./testing/family.ts"
 import { rawSocket, testServer, TRUSTED_LOOPBACK } from "./testing/server.ts"

@@ -5,7 +5,7 @@
  */
 import { assert, describe, it, layer } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import fc from "fast-check"
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib"
 import { ifNoneMatchMatches, isWildcard, makeEtagger } from "./admission/conditional.ts"

@@ -1,7 +1,7 @@
 /** The typed client derived from the API definition, against the real server. */
 import { assert, layer } from "@effect/vitest"
 import { fromRecords, makeApiClient } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { DAUGHTER, FAMILY, GELDING, GRANDSON, SIRE, SON } from "./testing/family.ts"
 import { testServer } from "./testing/server.ts"
 

@@ -5,7 +5,8 @@
  */
 import { assert, describe, it, layer } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
-import { Effect, Fiber } from "effect"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import { TestClock } from "effect/testing"
 import fc from "fast-check"
 import { Gate, type Waiter, watchdogTick } from "./pipeline/concurrency.ts"

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { SAMPLE_FILE } from "@equides/ingest"
-import { ConfigProvider, Effect } from "effect"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Effect from "effect/Effect"
 import { availableParallelism, tmpdir } from "node:os"
 import { IpNetwork } from "effect/net"
 import { DEFAULT_SETTINGS, serverConfig } from "./config.ts"

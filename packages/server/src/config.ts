@@ -4,7 +4,13 @@
  * configuration table.
  */
 import { SAMPLE_FILE } from "@equides/ingest"
-import { Config, Context, Layer, type LogLevel, Option, Result, Schema } from "effect"
+import * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import * as Layer from "effect/Layer"
+import type * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import { IpNetwork, NetAddress } from "effect/net"
 import { availableParallelism, tmpdir } from "node:os"
 

@@ -1,7 +1,7 @@
 /** The consanguinity routes through the real pipeline: bodies, problems, the HTTP contract. */
 import { assert, describe, layer } from "@effect/vitest"
 import { Accouplement, Consanguinite, fromRecords } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { ABSENT, DAM, DAUGHTER, FAMILY, GRANDSON, shape, SIRE, SON } from "./testing/family.ts"
 import { call, testServer } from "./testing/server.ts"
 import { SPEC_JSON as JSON_UTF8 } from "./testing/spec.ts"

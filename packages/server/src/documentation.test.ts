@@ -5,7 +5,7 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { fromRecords, operationsOf } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { FAMILY } from "./testing/family.ts"
 import { call, testServer } from "./testing/server.ts"
 

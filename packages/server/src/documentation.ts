@@ -4,7 +4,7 @@
  * problem type.
  */
 import { Dataset, type DatasetData, ParametreInvalide, Refusals, unknownParameterHint } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { Executor } from "./execution/Executor.ts"
 import { servedDescription } from "./openapi.ts"

@@ -7,7 +7,7 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { API_VERSION, fromRecords } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { execFile } from "node:child_process"
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
@@ -35,7 +35,7 @@ const run = (file: string, args: ReadonlyArray<string>, cwd: string) =>
 /** The consumer's program: a mock Dataset of two records, then the typed client against `base`. */
 const program = (base: string) => `
 import { Dataset, EquidesApiClient, equide, findEquide, fromRecords, pedigree, type SourceRecord } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 
 const records: ReadonlyArray<SourceRecord> = [
   { id: "${SON}", nom: "QUAPRICE BOIMARGOT", sexe: "Male", race: "Selle Francais",

@@ -1,7 +1,8 @@
 /** With no data loaded (an empty extract) the service listens: probes 503 Sante, data routes 503 problems. */
 import { assert, layer } from "@effect/vitest"
 import { fromRecords, Sante } from "@equides/domain"
-import { Effect, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { idN } from "@equides/domain/testing"
 import { call, testServer } from "./testing/server.ts"
 

@@ -4,7 +4,7 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { EVERY_ROUTE, FAMILY, SIRE } from "./testing/family.ts"
 import { call, type Reply, testServer } from "./testing/server.ts"
 

@@ -6,7 +6,8 @@
 import { assert, it } from "@effect/vitest"
 import { accouplement, type DatasetData, etalonsAnswer, findEquide, foldValue, idOf, raceOf, sexeOf } from "@equides/domain"
 import { loadDataset, SAMPLE_FILE } from "@equides/ingest"
-import { Effect, Result } from "effect"
+import * as Effect from "effect/Effect"
+import * as Result from "effect/Result"
 
 const MARES = 8
 

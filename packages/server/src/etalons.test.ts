@@ -1,7 +1,7 @@
 /** GET /v1/accouplements/etalons through the real pipeline: body, problems, the HTTP contract, the typed client. */
 import { assert, describe, layer } from "@effect/vitest"
 import { Etalons, fromRecords, makeApiClient } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { ABSENT, DAUGHTER, FAMILY, GRANDSON, shape, SIRE, SON, TROTTER } from "./testing/family.ts"
 import { call, testServer } from "./testing/server.ts"
 import { SPEC_JSON as JSON_UTF8 } from "./testing/spec.ts"

@@ -24,7 +24,7 @@ import {
   routeExamples,
   unheldBreedRow
 } from "@equides/domain"
-import { Result } from "effect"
+import * as Result from "effect/Result"
 
 /** The row with the most direct offspring (first in file order on ties), or undefined when empty. */
 const findSubjectRow = (data: DatasetData): number | undefined => {

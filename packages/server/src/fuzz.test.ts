@@ -8,7 +8,7 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { fromRecords, operationsOf } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import fc from "fast-check"
 import { Agent, request } from "node:http"
 import { connect } from "node:net"

@@ -2,7 +2,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { fromRecords, Genetique, makeApiClient, type SourceRecord, StatsGenetique } from "@equides/domain"
 import { idN } from "@equides/domain/testing"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { shape } from "./testing/family.ts"
 import { call, testServer } from "./testing/server.ts"
 import { SPEC_JSON as JSON_UTF8 } from "./testing/spec.ts"

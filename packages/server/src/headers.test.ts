@@ -5,7 +5,7 @@
  */
 import { assert, describe, it, layer } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { isOversized, scanQuery } from "./admission/requestSize.ts"
 import { DESIGN_EXPOSED_HEADERS as EXPOSED_HEADERS, SPEC_CACHE_CONTROL as CACHE_POLICY } from "./testing/spec.ts"
 import { FAMILY } from "./testing/family.ts"

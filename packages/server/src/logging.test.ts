@@ -4,7 +4,11 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
-import { Effect, Layer, Logger, type LogLevel, References } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import type * as LogLevel from "effect/LogLevel"
+import * as References from "effect/References"
 import { FAMILY } from "./testing/family.ts"
 import { call, testServer } from "./testing/server.ts"
 

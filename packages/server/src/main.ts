@@ -17,7 +17,7 @@ warmTicks()
 enableCompileCache()
 const { runServer, ServerLive } = await import("./node/server.ts")
 if (unsettled !== undefined) {
-  const { Effect } = await import("effect")
+  const Effect = await import("effect/Effect")
   Effect.runSync(Effect.logWarning(unsettled))
 }
 runServer(ServerLive)

@@ -5,7 +5,7 @@
  */
 import { assert, describe, it, layer } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { TestClock } from "effect/testing"
 import { serveMetrics } from "./metrics.ts"
 import { Registry, Telemetry } from "./telemetry.ts"

@@ -4,7 +4,8 @@
  * A plain `node:http` server: it shares nothing with the public port but the `Telemetry` registry,
  * and the public port has no `/metrics` route (a 404 problem there).
  */
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Settings } from "./config.ts"

@@ -4,7 +4,8 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { datasetLayerFromFile } from "@equides/ingest"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"

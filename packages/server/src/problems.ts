@@ -8,7 +8,8 @@ import {
   Refusals,
   unknownParameterHint
 } from "@equides/domain"
-import { Effect, type SchemaIssue } from "effect"
+import * as Effect from "effect/Effect"
+import type * as SchemaIssue from "effect/SchemaIssue"
 import { HttpServerRespondable, HttpServerResponse, ProblemDetails } from "effect/http"
 
 /** The query engine's refusal of a parameter, as the API's 400 problem. */

@@ -6,7 +6,7 @@
 import { assert, layer } from "@effect/vitest"
 import { fromRecords, makeApiClient, Reproducteurs, type SourceRecord, StatistiquesDescendance } from "@equides/domain"
 import { idN } from "@equides/domain/testing"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { shape } from "./testing/family.ts"
 import { call, testServer } from "./testing/server.ts"
 

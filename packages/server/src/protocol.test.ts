@@ -7,7 +7,7 @@
  */
 import { assert, describe, it, layer } from "@effect/vitest"
 import { equideNotFound as unknownId, fromRecords } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { targetProblem } from "./admission/requestTarget.ts"
 import { DESIGN_EXPOSED_HEADERS as EXPOSED_HEADERS } from "./testing/spec.ts"
 import { FAMILY, SIRE } from "./testing/family.ts"

@@ -6,7 +6,7 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Api, buildDataset, endpointsOf, fromRecords } from "@equides/domain"
 import { idN } from "@equides/domain/testing"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { TestClock } from "effect/testing"
 import { parseTrustedProxies } from "./config.ts"
 import { costOf, makeCallerKey, normalizeAddress, rateLimitPolicy, TokenBuckets, unitsOf } from "./admission/quota.ts"

@@ -6,7 +6,7 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { fromRecords, REFERENCE_PATH } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"

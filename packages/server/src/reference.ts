@@ -4,7 +4,7 @@
  * same origin. The page, its script and its style sheet are files of this origin, so the page
  * works under `Content-Security-Policy: default-src 'self'` (no inline script or style).
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"

@@ -9,7 +9,9 @@
  */
 import { API_VERSION } from "@equides/domain"
 import { codeDigest } from "@equides/ingest"
-import { Context, Effect, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 
 export interface ReleaseInfo {
   /** `API_VERSION`. */

@@ -15,7 +15,7 @@ import {
   Stats,
   Suggestions
 } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { DAM, DAUGHTER, EVERY_ROUTE, FAMILY, GELDING, shape, SIRE, SON } from "./testing/family.ts"
 import { call, testServer } from "./testing/server.ts"
 import { SPEC_JSON as JSON_UTF8 } from "./testing/spec.ts"

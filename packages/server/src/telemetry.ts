@@ -10,7 +10,10 @@
  *
  * Nothing here is served on the public port.
  */
-import { Context, Effect, Layer, Metric } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Metric from "effect/Metric"
 import { PrometheusMetrics } from "effect/observability"
 import { monitorEventLoopDelay } from "node:perf_hooks"
 

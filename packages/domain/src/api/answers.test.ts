@@ -3,7 +3,7 @@
  * naive model: `listAnswer` and one `repartitionAnswer` per breakdown, each selecting on its own.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import fc from "fast-check"
 import { buildDataset } from "../dataset/Dataset.ts"
 import { filterInputArbitrary, syntheticRecords } from "../testing/arbitraries.ts"

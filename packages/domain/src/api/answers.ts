@@ -7,7 +7,8 @@
  * kind is one member of `Execution` and one case of `answer`; its definition declares its
  * execution cost (`executionCost`), and each worker runs its example's execution once before ready.
  */
-import { Result, Schema } from "effect"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import type { QueryResult } from "../query/errors.ts"
 import { resolveCodes, resolveFilters } from "../query/filters.ts"

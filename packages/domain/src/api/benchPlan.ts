@@ -7,7 +7,7 @@
  *
  * A route the load bench must not send (a whole export, a file written once) says why instead.
  */
-import { Context } from "effect"
+import * as Context from "effect/Context"
 
 /**
  * The targets of design 5 a measured URI is held to (the bench's `TARGETS`): `ordinary` (p50 ≤ 2 ms,

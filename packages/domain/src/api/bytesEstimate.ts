@@ -7,7 +7,7 @@
  * costs 1 unit by this rule). Bounds and defaults are the routes' own; a value the route will refuse
  * is estimated at its bound (the 400 that follows is cheap anyway).
  */
-import { Context } from "effect"
+import * as Context from "effect/Context"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { readInt } from "./params.ts"
 

@@ -9,7 +9,9 @@
  * }).pipe(Effect.provide(EquidesApiClient.layer("https://example.org")))
  * ```
  */
-import { Context, Effect, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
 import { Api } from "./Api.ts"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import * as fc from "fast-check"
 import { datasetArbitrary } from "../testing/arbitraries.ts"
 import { Descendance } from "../schemas/pedigree.ts"

@@ -9,7 +9,8 @@
  * route says which key it follows (`after`), and a route may give its template's query names in
  * another order than its schema's (`parameters`): both keep the published document as it was.
  */
-import { Context, SchemaAST } from "effect"
+import * as Context from "effect/Context"
+import * as SchemaAST from "effect/SchemaAST"
 import type { HttpApiEndpoint } from "effect/http-api"
 
 export interface DiscoveryPlace {

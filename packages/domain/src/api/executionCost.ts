@@ -11,7 +11,7 @@
  * 14–16), the data-bound part scaled by the row count (×148), and checked against the full-scale
  * figures of docs/performance.md. The bench will measure them at full scale, per family.
  */
-import { Context } from "effect"
+import * as Context from "effect/Context"
 import { OpenApi } from "effect/http-api"
 
 /** CPU time one quota unit pays for. */

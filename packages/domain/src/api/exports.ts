@@ -1,9 +1,9 @@
 /** Group `export`: a whole selection as a file (design 7), NDJSON or CSV, streamed. */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { discoveryKey } from "./discoveryPlace.ts"
 import { benchExcluded } from "./benchPlan.ts"
-import { Context } from "effect"
+import * as Context from "effect/Context"
 import { notWarmed, onWorkers } from "./workers.ts"
 import { FILTER_PARAMETERS } from "../vocabulary.ts"
 import { filterDefs } from "./filterParams.ts"

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Exit, Result, Schema } from "effect"
+import * as Exit from "effect/Exit"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import fc from "fast-check"
 import { buildDataset } from "../dataset/Dataset.ts"
 import { resolveFilters } from "../query/filters.ts"

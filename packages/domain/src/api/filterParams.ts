@@ -4,7 +4,7 @@
  * (it splits commas, folds case and accents and checks each value against its reference list);
  * only `annee_min` and `annee_max` are decoded here, as integers.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { foldValue } from "../text/fold.ts"
 import { SEXES } from "../vocabulary.ts"
 import { int, IntFromString, oneOf, raw, repeatable } from "./params.ts"

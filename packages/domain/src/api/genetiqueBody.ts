@@ -2,7 +2,8 @@
  * The bodies of the `genetique` group as an execution computes them (on a query worker when the
  * server has some: a breed's first use runs an indirect pass over the whole pedigree, and f_a).
  */
-import { Result, Schema } from "effect"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import type { QueryResult } from "../query/errors.ts"
 import { genetique, statsGenetique } from "../query/genetique.ts"

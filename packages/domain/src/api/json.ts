@@ -9,7 +9,8 @@
  * (a renamed key, a date written as text…) is encoded by `Schema.encodeSync` again, and the
  * `HttpApi` definition stays the one source of what is served.
  */
-import { Schema, SchemaAST } from "effect"
+import * as Schema from "effect/Schema"
+import * as SchemaAST from "effect/SchemaAST"
 
 /**
  * Whether encoding leaves a value of `ast`'s type as it is. `visiting`: the suspended (recursive)

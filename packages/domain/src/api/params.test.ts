@@ -1,5 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Exit, Schema, SchemaAST } from "effect"
+import * as Exit from "effect/Exit"
+import * as Schema from "effect/Schema"
+import * as SchemaAST from "effect/SchemaAST"
 import { HttpApi } from "effect/http-api"
 import { Api } from "./Api.ts"
 import { listQuery } from "./equides.ts"

@@ -9,7 +9,9 @@
  * so every endpoint carries its `ParamDoc`s (annotation `ParamDocs`) and a transform that replaces
  * each parameter's schema with the documented one (`type: integer`, bounds, default, enum…).
  */
-import { Context, Schema, SchemaTransformation } from "effect"
+import * as Context from "effect/Context"
+import * as Schema from "effect/Schema"
+import * as SchemaTransformation from "effect/SchemaTransformation"
 import { OpenApi } from "effect/http-api"
 
 /** A JSON Schema fragment, as it appears in the OpenAPI document. */

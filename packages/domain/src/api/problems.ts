@@ -7,7 +7,7 @@
  * Extensions: `parametre` (the faulty parameter), `indice` (a hint: nearest parameter name,
  * admitted values, the reference list to consult), `documentation` (a URL to read).
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { HttpApiError } from "effect/http-api"
 
 const extensions = {

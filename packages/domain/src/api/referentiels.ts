@@ -1,5 +1,5 @@
 /** Group `referentiels`: the values admitted by each filter. */
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { referential } from "../query/referential.ts"
 import { Referentiel } from "../schemas/reference.ts"

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Result, Schema } from "effect"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import * as fc from "fast-check"
 import { datasetArbitrary, NAME_WORDS, RACES } from "../testing/arbitraries.ts"
 import { PageEquides } from "../schemas/lists.ts"

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Schema, SchemaAST } from "effect"
+import * as Context from "effect/Context"
+import * as Schema from "effect/Schema"
+import * as SchemaAST from "effect/SchemaAST"
 import { build } from "../query/record.fixtures.ts"
 import { idN } from "../testing/ids.ts"
 import { Api } from "./Api.ts"

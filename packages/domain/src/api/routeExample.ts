@@ -10,7 +10,9 @@
  * runs that execution before `/readyz` says ready (issue 24 item 6, the server's `warmUpWork`),
  * with the route's other code paths a first request would meet (`warms`).
  */
-import { Context, Exit, Schema } from "effect"
+import * as Context from "effect/Context"
+import * as Exit from "effect/Exit"
+import * as Schema from "effect/Schema"
 import type { HttpApiEndpoint } from "effect/http-api"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import type { Execution } from "./answers.ts"

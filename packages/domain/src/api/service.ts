@@ -1,5 +1,6 @@
 /** Group `service` (top level in the client): discovery, probes, the OpenAPI document, meta. */
-import { Context, Schema } from "effect"
+import * as Context from "effect/Context"
+import * as Schema from "effect/Schema"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { API_VERSION, meta } from "../query/meta.ts"
 import { Decouverte, Meta, Sante } from "../schemas/service.ts"

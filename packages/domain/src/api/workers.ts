@@ -7,7 +7,7 @@
  * and by the bench (its varied families, its fairness bench's loaded caller, and its report of each
  * route's measured execution time beside its declared cost).
  */
-import { Context } from "effect"
+import * as Context from "effect/Context"
 import type { Execution } from "./answers.ts"
 
 /**

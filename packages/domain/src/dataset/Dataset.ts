@@ -1,4 +1,5 @@
-import { Context, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Layer from "effect/Layer"
 import type { DatasetData, Provenance } from "./DatasetData.ts"
 import type { SourceRecord } from "./SourceRecord.ts"
 import { DatasetBuilder } from "./build/DatasetBuilder.ts"

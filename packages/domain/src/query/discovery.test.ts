@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Schema } from "effect"
+import * as Context from "effect/Context"
+import * as Schema from "effect/Schema"
 import { Api } from "../api/Api.ts"
 import { Discovery, queryNames, servedPath } from "../api/discoveryPlace.ts"
 import { endpointsOf } from "../api/endpoints.ts"

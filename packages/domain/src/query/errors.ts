@@ -3,7 +3,8 @@
  * The server maps it to a 400 problem (`#erreur-parametre-invalide`), copying `parametre`,
  * `detail` and `indice` into the problem's extensions.
  */
-import { Result, Schema } from "effect"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import { valueNotAdmitted } from "../refusal/messages.ts"
 
 export class InvalidParameter extends Schema.TaggedError<InvalidParameter>()("InvalidParameter", {

@@ -5,7 +5,7 @@
  * a(mare, j)/2, for every j at once, never pair by pair. The page is the `offset + limite` best
  * candidates, kept in a bounded heap while the candidates are read once.
  */
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { lowerBound, postingsCount } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { isRelative, type RelationshipRow, relationshipAt, type Relatives } from "../genetics/relationshipRow.ts"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { dictionaryValue } from "../dataset/columns.ts"
 import { buildDataset } from "../dataset/Dataset.ts"
 import type { SourceRecord } from "../dataset/SourceRecord.ts"

@@ -9,7 +9,7 @@
  * several raw values of the source (`Selle Francais` and `SELLE FRANÇAIS`), all are kept (OR).
  * Within a dimension values combine with OR, across dimensions with AND.
  */
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { type Dimension, dictionarySize, dictionaryValue, dictionaryValues, lowerBound, type Vocabulary } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { foldedCodes } from "../dataset/foldedCodes.ts"

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Result, Schema } from "effect"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import * as fc from "fast-check"
 import { buildDataset, inMemoryProvenance } from "../dataset/Dataset.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"

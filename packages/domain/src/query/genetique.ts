@@ -8,7 +8,7 @@
  * shares when small, its f_e and f_a) is computed on first use in the thread that answers (a
  * query worker) and kept there.
  */
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { dictionaryValue, postingsCount } from "../dataset/columns.ts"
 import { codesFoldingAs } from "../dataset/foldedCodes.ts"
 import { heldBreed, meanOf, rowsOfCodes } from "../genetics/breedShares.ts"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { buildDataset } from "../dataset/Dataset.ts"
 import { Meta } from "../schemas/service.ts"
 import { idN } from "../testing/ids.ts"

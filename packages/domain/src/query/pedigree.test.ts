@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import * as fc from "fast-check"
 import type { SourceRecord } from "../dataset/SourceRecord.ts"
 import { type Noeud, Pedigree } from "../schemas/pedigree.ts"

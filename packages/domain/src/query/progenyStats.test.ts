@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import fc from "fast-check"
 import { buildDataset } from "../dataset/Dataset.ts"
 import { StatistiquesDescendance } from "../schemas/progeny.ts"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import fc from "fast-check"
 import { dictionaryOf } from "../dataset/build/indexes.ts"
 import { buildDataset } from "../dataset/Dataset.ts"

@@ -4,7 +4,7 @@
  * complete. Lists are cut at 2000 entries, `nombre_de_modalites` then gives the real total and
  * `note` says so. Code 0 (absent) is never a value.
  */
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { compareDictionaryValues, type Dictionary, dictionarySize, dictionaryValue, postingsCount, type Postings } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { admittedValuesHint, hintFor, nearestValues } from "../refusal/hints.ts"

@@ -6,7 +6,7 @@
  * so `effectif_affiche` (the sum of the counts returned) counts row-discipline pairs and may
  * exceed `effectif_filtre`.
  */
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { type Dictionary, dictionarySize } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { REPARTITION_DIMENSIONS, type RepartitionDimension } from "../vocabulary.ts"

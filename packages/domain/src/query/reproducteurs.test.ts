@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Result, Schema } from "effect"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import fc from "fast-check"
 import { dictionaryValues } from "../dataset/columns.ts"
 import { buildDataset } from "../dataset/Dataset.ts"

@@ -5,7 +5,7 @@
  * bounds the parents' entries are summarized over the offspring born in the range, and the parents
  * kept are sorted.
  */
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { dictionarySize, dictionaryValue } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { entryStart, PRODUITS_MIN_DEFAUT, type Summary, summarize } from "../dataset/progenyColumns.ts"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import fc from "fast-check"
 import { buildDataset } from "../dataset/Dataset.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import fc from "fast-check"
 import { datasetArbitrary, filterInputArbitrary, naiveRows, naiveSelect } from "../testing/arbitraries.ts"
 import { resolveFilters } from "./filters.ts"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import fc from "fast-check"
 import { buildDataset } from "../dataset/Dataset.ts"
 import { compareText, datasetArbitrary, type NaiveRow, naiveRows, syntheticRecords, variantArbitrary } from "../testing/arbitraries.ts"

@@ -20,7 +20,7 @@
  * passed over where it would have been taken: the order is the unfiltered one's, and the rows read
  * grow as the sexes asked are rare among the names (about `limite` / their share).
  */
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { dictionarySize } from "../dataset/columns.ts"
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { foldWords } from "../text/fold.ts"

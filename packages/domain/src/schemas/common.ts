@@ -7,7 +7,7 @@
  * name, the resource's name in the spec); the small blocks below carry none, so that they cannot
  * clash with another module's component names.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { SEXES } from "../vocabulary.ts"
 
 /** The registry's official identifier: a UUID as 16 bytes in unpadded base64url (22 characters). */

@@ -2,7 +2,7 @@
  * Schemas of inbreeding: Consanguinite (a horse's coefficient and its explanation) and Accouplement
  * (a planned mating), with their parts AncetreCommun and Completude.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Effectif, IdentifiantEquide } from "./common.ts"
 
 const Generation = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))

@@ -1,5 +1,5 @@
 /** Schemas of one equid: Equide (full record), Resume (list row), Reference (link), Performance. */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Annee, Effectif, IdentifiantEquide, SexeSchema } from "./common.ts"
 
 /** One published index of a performance. Every field is optional (spec: unmarked). */

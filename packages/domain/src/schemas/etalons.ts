@@ -1,5 +1,5 @@
 /** Schemas of the stallions ranked for a mare (issue 28): Etalons, a page of EtalonCandidat. */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Annee, Effectif, IdentifiantEquide } from "./common.ts"
 import { Resume } from "./equide.ts"
 import { Pagination } from "./lists.ts"

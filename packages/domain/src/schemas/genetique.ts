@@ -3,7 +3,7 @@
  * known generations, against its breed's reference population) and StatsGenetique (a breed's
  * inbreeding by birth year and its reference population's founders and ancestors).
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Annee, Effectif, IdentifiantEquide, SexeSchema } from "./common.ts"
 
 const Coefficient = Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1 }))

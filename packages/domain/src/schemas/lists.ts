@@ -1,5 +1,5 @@
 /** Schemas of the list routes: Pagination, PageEquides (both views) and Suggestions. */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Annee, Effectif, IdentifiantEquide, SexeSchema } from "./common.ts"
 import { Equide, Resume } from "./equide.ts"
 

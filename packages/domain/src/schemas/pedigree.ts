@@ -1,5 +1,5 @@
 /** Schemas of genealogy: Produit and Descendance (direct offspring), Noeud and Pedigree (ancestry). */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Annee, Effectif, IdentifiantEquide, SexeSchema } from "./common.ts"
 import { Reference } from "./equide.ts"
 import type { Sexe } from "../vocabulary.ts"

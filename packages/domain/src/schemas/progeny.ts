@@ -2,7 +2,7 @@
  * Schemas of a parent judged by its offspring: StatistiquesDescendance (one parent's offspring
  * statistics) and Reproducteurs (parents ranked by their offspring's index of one code).
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Annee, Effectif, IdentifiantEquide, SexeSchema } from "./common.ts"
 import { Reference, Resume } from "./equide.ts"
 import { Pagination } from "./lists.ts"

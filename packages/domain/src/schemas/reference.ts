@@ -1,5 +1,5 @@
 /** Schemas of reference lists and counts: Referentiel (+ Modalite), Repartition (+ Tranche), Stats. */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Effectif } from "./common.ts"
 
 export const Modalite = Schema.Struct({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import * as S from "./index.ts"
 
 /** The JSON Schema object of a resource (its component, by identifier). */

@@ -1,5 +1,5 @@
 /** Schemas of the service documents: Meta (+ jeu_de_donnees, anomalies), Decouverte, Sante, Probleme. */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Effectif } from "./common.ts"
 
 const anneeOuNull = (description: string) => Schema.optionalKey(Schema.NullOr(Schema.Int).annotate({ description }))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { CSV_COLUMNS } from "./csvColumns.ts"
 import { CSV_HEADER, csvCell, recordToCsvRow } from "./csvRow.ts"
 

@@ -7,7 +7,7 @@
  * are not integers, so that an aberrant value stays visible in the file; the reader then ignores it.
  */
 import { LINK_KEYS, type SourceRecord } from "@equides/domain"
-import { Predicate } from "effect"
+import * as Predicate from "effect/Predicate"
 import { CSV_COLUMNS } from "./csvColumns.ts"
 
 /** The header line, without its line terminator. */

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { readFileSync } from "node:fs"
 import { gunzipSync } from "node:zlib"
 import { CSV_HEADER } from "../format/csvRow.ts"

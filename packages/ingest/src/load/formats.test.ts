@@ -5,7 +5,7 @@
 import { type DatasetData, nomOf } from "@equides/domain"
 import { recordsArbitrary } from "@equides/domain/testing"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import fc from "fast-check"
 import { gzipSync } from "node:zlib"
 import { CSV_HEADER, recordToCsvRow } from "../format/csvRow.ts"

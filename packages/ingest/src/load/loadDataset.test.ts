@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Logger } from "effect"
+import * as Effect from "effect/Effect"
+import * as Logger from "effect/Logger"
 import { copyFile, mkdtemp, readFile, utimes, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"

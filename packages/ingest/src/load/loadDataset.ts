@@ -1,5 +1,6 @@
 import { Dataset, DatasetAssembler, type DatasetData } from "@equides/domain"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { type Stats } from "node:fs"
 import { stat } from "node:fs/promises"
 import { basename } from "node:path"

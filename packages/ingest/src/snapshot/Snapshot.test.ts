@@ -1,6 +1,6 @@
 import { buildDataset, type DatasetData, dictionaryValues, type Provenance, type SourceRecord } from "@equides/domain"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import fc from "fast-check"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { readFile, stat, truncate, writeFile } from "node:fs/promises"

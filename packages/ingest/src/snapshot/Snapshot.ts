@@ -28,7 +28,8 @@
  * source ingested again.
  */
 import { buildDataset, type DatasetData } from "@equides/domain"
-import { Effect, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { createXXHash64, type IHasher } from "hash-wasm"
 import { type FileHandle, open, rename, rm } from "node:fs/promises"
 import { codeDigest } from "../codeDigest.ts"

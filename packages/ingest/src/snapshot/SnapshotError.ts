@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /**
  * Why a Dataset snapshot cannot be written or served: unreadable, truncated, corrupt (checksum),

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /**
  * Why a source file cannot be loaded. `line` is the 1-based physical line of the decompressed text

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { blake3 } from "hash-wasm"
 import { BackgroundHasher } from "./backgroundHasher.ts"
 

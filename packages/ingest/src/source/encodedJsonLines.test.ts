@@ -6,7 +6,7 @@
  */
 import { DatasetAssembler, type DatasetData } from "@equides/domain"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { gzipSync } from "node:zlib"
 import { generateExtract } from "../generate/generateExtract.ts"
 import { readSourceInto } from "./readSource.ts"

@@ -4,7 +4,7 @@
  */
 import { isCanonicalId, LINK_KEYS, slugify, type SourceRecord } from "@equides/domain"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { collect, FIXTURES } from "./testing.ts"
 
 const readableLinkIds = (record: SourceRecord): Array<string> =>

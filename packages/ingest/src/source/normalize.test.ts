@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import fc from "fast-check"
 import { INVALID_UTF8, markInvalidUtf8, normalizeRecord } from "./normalize.ts"
 

@@ -1,6 +1,6 @@
 import type { SourceIndex, SourceLink, SourcePerformance, SourceRecord } from "@equides/domain"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import fc from "fast-check"
 import { CSV_HEADER, recordToCsvRow } from "../format/csvRow.ts"
 import { normalizeRecord } from "./normalize.ts"

@@ -1,5 +1,7 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Fiber } from "effect"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
 import { blake3 } from "hash-wasm"
 import { chmodSync, mkdirSync, readFileSync, statSync } from "node:fs"
 import { gzipSync } from "node:zlib"

@@ -4,7 +4,7 @@
  * is plain code, because an Effect per row would cost more than the parsing itself at 4.45 M rows.
  */
 import { type DatasetAssembler, type EncoderSummary, RecordEncoder } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { readCsvRecords } from "./csvRecords.ts"
 import { readJsonLinesEncoded } from "./encodedJsonLines.ts"
 import { type FormatReader, isLoadFailure, type LoadFailure, type ReadCounts, type RecordSink } from "./formatReader.ts"

@@ -1,6 +1,6 @@
 /** Test helpers: temporary files and a sink that keeps what it is given. */
 import type { SourceRecord } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"

@@ -13,7 +13,13 @@
  *   (debug logging, a request with a body, a non-Node server), and writes the same answers.
  */
 import { Dataset, type DatasetData, ParametreInvalide, type ProblemeApi, TropDeRequetes } from "@equides/domain"
-import { Clock, Context, Effect, Layer, LogLevel, Option, References } from "effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
+import * as References from "effect/References"
 import { Settings, type ServerSettings } from "../config.ts"
 import { Release, type ReleaseInfo } from "../release.ts"
 import { Quota, type QuotaStore } from "./quotaStore.ts"

@@ -7,7 +7,7 @@
  * (spec, Caching and CORS; design 3) are written in one place, and a test compares both paths.
  */
 import type { ProblemeApi } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { HttpServerRespondable, HttpServerResponse } from "effect/http"
 import { compress, isCompressible, MIN_COMPRESSED_BYTES, type Negotiated } from "./coding.ts"
 import type { Own } from "../own.ts"

@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { buildDataset, type DatasetData, listQuery } from "@equides/domain"
-import { Exit, Schema } from "effect"
+import * as Exit from "effect/Exit"
+import * as Schema from "effect/Schema"
 import fc from "fast-check"
 import { FAMILY } from "../testing/family.ts"
 import { costOf } from "./quota.ts"

@@ -16,7 +16,7 @@
  */
 import { type DatasetData, executionUnits } from "@equides/domain"
 import { IpNetwork, NetAddress } from "effect/net"
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import type { QueryScan } from "./requestSize.ts"
 import { bytesEstimates } from "./routes.ts"
 

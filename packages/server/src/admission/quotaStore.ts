@@ -4,7 +4,7 @@
  * the buckets in this process; `SharedBuckets` (`sharedBuckets.ts`) mirrors buckets kept in Redis
  * and reconciles with it asynchronously (`redisQuota.ts`).
  */
-import { Context } from "effect"
+import * as Context from "effect/Context"
 import type { QuotaState } from "./quota.ts"
 
 export interface QuotaStore {

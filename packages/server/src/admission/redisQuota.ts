@@ -12,7 +12,13 @@
  * - one log line per transition (down, back), the state on `equides_quota_store_up` and in
  *   `/readyz` (`quota: "degraded"`).
  */
-import { Context, Data, Duration, Effect, Layer, References, Schedule } from "effect"
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as References from "effect/References"
+import * as Schedule from "effect/Schedule"
 import { Redis } from "effect/persistence"
 import type { ServerSettings } from "../config.ts"
 import { debitScript } from "./quotaScript.ts"

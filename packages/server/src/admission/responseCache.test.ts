@@ -5,7 +5,7 @@
  */
 import { assert, describe, it, layer } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import fc from "fast-check"
 import { Agent, request } from "node:http"
 import { setFlagsFromString } from "node:v8"

@@ -5,7 +5,7 @@
  * same settings.
  */
 import { Api, BytesEstimate, type BytesEstimator, endpointsOf, ExecutionCost, Exported, Probe } from "@equides/domain"
-import { Context } from "effect"
+import * as Context from "effect/Context"
 import { FindMyWay, type HttpRouter } from "effect/http"
 import { EXPLORER_EXECUTION_MS, PAGE_ROUTES } from "../pageRoutes.ts"
 

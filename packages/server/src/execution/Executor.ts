@@ -12,7 +12,10 @@
  */
 import { Dataset, type DatasetData, type Execution, InvalidParameter, isBounded, prepareQueries } from "@equides/domain"
 import { shareDataset } from "@equides/ingest/shared"
-import { Context, Effect, Layer, Option } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { Settings } from "../config.ts"
 import type { PageExecution, Rendered } from "../explorer/pages.ts"
 import { type Registry, Telemetry } from "../telemetry.ts"

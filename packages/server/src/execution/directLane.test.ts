@@ -5,7 +5,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { buildDataset, fromRecords } from "@equides/domain"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { ABSENT, FAMILY, SIRE } from "../testing/family.ts"
 import { raw, testServer } from "../testing/server.ts"
 import { laneWarmUp, makeDirectLane } from "./directLane.ts"

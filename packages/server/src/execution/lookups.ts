@@ -17,7 +17,7 @@ import {
   writeEquideJson
 } from "@equides/domain"
 import { descendanceBody, pedigreeBody } from "@equides/domain/answers"
-import type { Schema } from "effect"
+import type * as Schema from "effect/Schema"
 
 type Decoded<F extends Schema.Struct.Fields> = Schema.Struct<F>["Type"]
 export type PedigreeQuery = Decoded<typeof pedigreeQuery.fields>

@@ -8,7 +8,8 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
-import { Effect, Fiber } from "effect"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import { readFileSync } from "node:fs"
 import { FAMILY } from "../testing/family.ts"
 import { call, testServer } from "../testing/server.ts"

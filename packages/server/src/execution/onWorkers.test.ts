@@ -6,7 +6,8 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Api, buildDataset, endpointsOf, fromRecords, OnWorkers, servedPath } from "@equides/domain"
-import { Context, Effect } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
 import { examplesOf } from "../examples.ts"
 import { Telemetry } from "../telemetry.ts"
 import { FAMILY } from "../testing/family.ts"

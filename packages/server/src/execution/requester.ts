@@ -5,7 +5,7 @@
  * (`QueryPool.ts`, `fairQueue.ts`). Work submitted outside a request (the warm-up) is anonymous
  * and light.
  */
-import { Context } from "effect"
+import * as Context from "effect/Context"
 
 export interface Requester {
   /** The quota's caller key (empty: none known). */

@@ -8,7 +8,7 @@
  */
 import { Api, type DatasetData, endpointsOf, executionFamily, warmUpExecutions } from "@equides/domain"
 import { answer, type Execution } from "@equides/domain/answers"
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import { exampleSubject } from "../examples.ts"
 import { pageWarmUps } from "../explorer/pageWarmUp.ts"
 import { type PageExecution, renderPage } from "../explorer/pages.ts"

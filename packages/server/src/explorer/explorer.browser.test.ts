@@ -8,7 +8,7 @@
  * its progeny has a second page.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import {
   axeViolations,
   browserTestLayer,

@@ -44,7 +44,8 @@ import {
   stats,
   statsGenetique
 } from "@equides/domain"
-import { Result, Schema } from "effect"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import { errorPage } from "./errorPage.ts"
 import { type GenetiqueOutcome, genetiquePage } from "./genetiquePage.ts"
 import { etalonsPage, type MatingsOutcome } from "./etalonsPage.ts"

@@ -5,7 +5,8 @@
  * every field, filled or not) and is dropped, where the API refuses it.
  */
 import type { ParamDoc, ParametreInvalide } from "@equides/domain"
-import { Result, Schema } from "effect"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import { issueProblem } from "../problems.ts"
 import type { Pairs } from "./paths.ts"
 

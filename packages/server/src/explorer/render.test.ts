@@ -17,7 +17,7 @@ import {
   type SourceRecord,
   statsGenetique
 } from "@equides/domain"
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import fc from "fast-check"
 import { idN } from "@equides/domain/testing"
 import { etalonsPage } from "./etalonsPage.ts"

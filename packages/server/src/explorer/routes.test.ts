@@ -5,7 +5,7 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { fromRecords, inMemoryProvenance } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { CACHE_POLICY } from "../responseHeaders.ts"
 import { ABSENT, DAM, DAUGHTER, FAMILY, GELDING, GRANDSON, SIRE, SON, TROTTER } from "../testing/family.ts"
 import { raw, testServer } from "../testing/server.ts"

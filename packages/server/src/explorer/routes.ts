@@ -5,7 +5,8 @@
  * Registered with admission (`paths.ts`), so ETag, 304, compression, quota and the response cache apply.
  */
 import { Dataset, Introuvable, meta, NoQuery } from "@equides/domain"
-import { Effect, Result } from "effect"
+import * as Effect from "effect/Effect"
+import * as Result from "effect/Result"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { Executor } from "../execution/Executor.ts"
 import { problemResponse } from "../problems.ts"

@@ -8,7 +8,8 @@ import { type DatasetData, equide, Equide, type Equide as EquideType, type Filte
 import { jsonTextEncoder } from "@equides/domain/answers"
 import { filterInputArbitrary, naiveRows, naiveSelect, spelledDatasetArbitrary } from "@equides/domain/testing"
 import { csvCell, loadDataset, SAMPLE_FILE } from "@equides/ingest"
-import { Effect, Result } from "effect"
+import * as Effect from "effect/Effect"
+import * as Result from "effect/Result"
 import * as fc from "fast-check"
 import { CSV_HEADER_LINE, exportChunk, type ExportFormat, exportRows } from "./exportBody.ts"
 

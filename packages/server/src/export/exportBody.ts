@@ -20,7 +20,7 @@ import {
   writeEquideJson,
   type Writer
 } from "@equides/domain"
-import { Result } from "effect"
+import * as Result from "effect/Result"
 import type { Own } from "../own.ts"
 
 export type ExportFormat = typeof EXPORT_FORMATS[number]

@@ -11,7 +11,9 @@
  * pipeline, whose handler answers the 400 before any byte, as for every route.
  */
 import { Api, type DatasetData, endpointsOf, Exported, exportQuery, NoQuery, ServiceSurcharge } from "@equides/domain"
-import { Context, Result, Schema } from "effect"
+import * as Context from "effect/Context"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import { createReadStream } from "node:fs"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { ownOf, renderProblem } from "../admission/answer.ts"

@@ -10,7 +10,7 @@ import { buildDataset, type DatasetData, equide, fromRecords, performancesOf, ty
 import { idN, spelledDatasetArbitrary } from "@equides/domain/testing"
 import { loadDataset, SAMPLE_FILE } from "@equides/ingest"
 import { shareDataset } from "@equides/ingest/shared"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import * as fc from "fast-check"
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"

@@ -4,7 +4,7 @@
  * with the depth, runs on the `Executor` (a query worker when there are).
  */
 import { Api, Dataset, findEquide, foldValue, notAMare, parentNotFound, sameParent, sexeOf } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Executor } from "../execution/Executor.ts"
 import { equideRow, jsonBody } from "./query.ts"

@@ -1,6 +1,6 @@
 /** Handlers of the `equides` group: the list, one record, its pedigree and direct offspring. */
 import { Api, Dataset } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Executor } from "../execution/Executor.ts"
 import { descendanceOf, pedigreeOf, recordOf } from "../execution/lookups.ts"

@@ -7,7 +7,8 @@
  * unpaced, without `Range`).
  */
 import { Api, Dataset, PARQUET_TYPE } from "@equides/domain"
-import { Effect, Stream } from "effect"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { negotiateUncached } from "../admission/coding.ts"

@@ -4,7 +4,7 @@
  * the whole pedigree on the breed's first use, and a breed's figures run f_e and f_a.
  */
 import { Api, Dataset } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Executor } from "../execution/Executor.ts"
 import { equideRow, jsonBody } from "./query.ts"

@@ -1,6 +1,7 @@
 /** Helpers shared by the handlers: running a query step that may refuse a parameter, executed bodies, the unknown id's 404. */
 import { type DatasetData, equideNotFound, findEquide, type Introuvable, type InvalidParameter, type ParametreInvalide } from "@equides/domain"
-import { Effect, Result } from "effect"
+import * as Effect from "effect/Effect"
+import * as Result from "effect/Result"
 import { HttpServerResponse } from "effect/http"
 import { fromInvalidParameter } from "../problems.ts"
 import { JSON_TYPE } from "../responseHeaders.ts"

@@ -1,6 +1,6 @@
 /** Handlers of the `referentiels` group: the values admitted by a filter. */
 import { Api, Dataset, referential } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { orRefuse } from "./query.ts"
 

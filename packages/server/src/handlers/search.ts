@@ -1,6 +1,6 @@
 /** Handlers of the `search` group: name suggestions. */
 import { Api } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Executor } from "../execution/Executor.ts"
 import { jsonBody } from "./query.ts"

@@ -1,6 +1,6 @@
 /** Handlers of the `service` group: discovery, probes, the OpenAPI document, meta. */
 import { API_VERSION, Api, Dataset, discovery, meta, type Sante } from "@equides/domain"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Admission } from "../admission/Gatekeeper.ts"

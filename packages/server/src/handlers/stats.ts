@@ -1,6 +1,7 @@
 /** Handlers of the `stats` group: global counts and the breakdown of a filtered selection. */
 import { Api, type Dataset } from "@equides/domain"
-import { Effect, type Layer } from "effect"
+import * as Effect from "effect/Effect"
+import type * as Layer from "effect/Layer"
 import { HttpApiBuilder } from "effect/http-api"
 import { Executor } from "../execution/Executor.ts"
 import { jsonBody } from "./query.ts"

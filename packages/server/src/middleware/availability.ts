@@ -9,7 +9,8 @@
  * and see `If-None-Match` before anything runs): this route-level middleware lets requests through.
  */
 import { Dataset, Disponibilite, Quota, ServiceSurcharge } from "@equides/domain"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { problemResponse, RETRY_AFTER_NO_DATA_SECONDS } from "../problems.ts"
 
 const isDataRoute = (path: string): boolean => path.startsWith("/v1/")

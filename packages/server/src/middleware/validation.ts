@@ -6,7 +6,8 @@
  * (`Refusals`), the same the query engine writes.
  */
 import { paramDocsOf, type ParametreInvalide, Validation } from "@equides/domain"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import { type HttpApiEndpoint, HttpApiError, HttpApiMiddleware } from "effect/http-api"
 import { issueProblem } from "../problems.ts"

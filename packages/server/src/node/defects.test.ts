@@ -1,6 +1,8 @@
 /** A defect outside any fiber is logged with the server's loggers, as the pipeline logs one. */
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, Effect, Logger } from "effect"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Logger from "effect/Logger"
 import { reportDefectWith } from "./defects.ts"
 
 describe("reportDefectWith", () => {

@@ -4,7 +4,9 @@
  * with its cause), never left to reach Node's `uncaughtException`, which would stop the process
  * and every request it holds over one request's bug (issue 25, item 3).
  */
-import { Cause, Context, Effect } from "effect"
+import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
 
 export type DefectReport = (defect: unknown) => void
 

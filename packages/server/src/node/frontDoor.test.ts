@@ -6,7 +6,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { HttpServerResponse } from "effect/http"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"

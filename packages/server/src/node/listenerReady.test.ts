@@ -5,7 +5,12 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
-import { Deferred, Effect, Exit, Fiber, Layer, Scope } from "effect"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as Scope from "effect/Scope"
 import { Executor } from "../execution/Executor.ts"
 import { FAMILY } from "../testing/family.ts"
 import { call, testServer } from "../testing/server.ts"

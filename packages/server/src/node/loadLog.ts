@@ -5,7 +5,7 @@
  * carries the phase as the `phase` annotation too.
  */
 import { type LoadOptions, type LoadPhase, Tenths, type WorkProgress } from "@equides/ingest"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 
 /** The phases of a server's start: the load's own, then the collection of its leftovers. */
 export type StartPhase = LoadPhase | "collecting"

@@ -5,7 +5,11 @@
  */
 import { assert, describe, it, layer } from "@effect/vitest"
 import { buildDataset, equivalentGenerationsOf, fromRecords, idOf } from "@equides/domain"
-import { Effect, Layer, Logger, type LogLevel, References } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import type * as LogLevel from "effect/LogLevel"
+import * as References from "effect/References"
 import { request, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
 import { isRehearsal } from "../admission/Gatekeeper.ts"

@@ -4,7 +4,7 @@
  * Real child processes (`main.ts`, and `shutdown.fixture.ts`: the same server with slow handlers).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { connect, createServer } from "node:net"

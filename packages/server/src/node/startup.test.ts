@@ -5,7 +5,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { SourceError } from "@equides/ingest"
-import { ConfigProvider, Effect } from "effect"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Effect from "effect/Effect"
 import { HttpServerError } from "effect/http"
 import { createServer } from "node:net"
 import { serverConfig } from "../config.ts"

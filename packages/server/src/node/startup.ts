@@ -9,7 +9,9 @@
  * spec: nothing listens before the data is loaded), so the real listen can still fail, and gets
  * the same line.
  */
-import { Cause, Data, Effect } from "effect"
+import * as Cause from "effect/Cause"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
 import { createServer } from "node:net"
 
 /** A listener that cannot be opened, said in one line. */

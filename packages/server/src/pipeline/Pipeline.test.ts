@@ -4,7 +4,9 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { fromRecords } from "@equides/domain"
-import { Effect, Layer, Logger } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
 import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { Admission } from "../admission/Gatekeeper.ts"
 import { Release } from "../release.ts"

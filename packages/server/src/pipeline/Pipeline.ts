@@ -25,7 +25,15 @@
  * request cut at its deadline is interrupted inside the route and answered 503 here.
  */
 import { Introuvable, MethodeNonAdmise, Refusals, ServiceSurcharge } from "@equides/domain"
-import { Cause, Clock, Context, Effect, type Fiber, LogLevel, Option, References, type Types } from "effect"
+import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import type * as Fiber from "effect/Fiber"
+import * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
+import * as References from "effect/References"
+import type * as Types from "effect/Types"
 import { type FindMyWay, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type Answer, ownOf, renderProblem } from "../admission/answer.ts"
 import { Admission, admittedAt, type Exchange, isRehearsal } from "../admission/Gatekeeper.ts"

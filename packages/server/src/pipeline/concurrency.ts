@@ -21,7 +21,7 @@
  *
  * The watchdog sleeps on Effect's `Clock`, so tests drive it with `TestClock`.
  */
-import type { Fiber } from "effect"
+import type * as Fiber from "effect/Fiber"
 
 /** A request holding a slot. */
 export interface Ticket {

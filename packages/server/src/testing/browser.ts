@@ -13,7 +13,10 @@
  */
 import { SAMPLE_FILE } from "@equides/ingest"
 import { datasetLayerFromFile } from "@equides/ingest"
-import { Context, Effect, Layer, type Scope } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
 import type { HttpServer } from "effect/http"
 import { mkdirSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"

@@ -4,7 +4,7 @@
  */
 import type { SourceRecord } from "@equides/domain"
 import { idN } from "@equides/domain/testing"
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 export const SIRE = idN(1)
 export const DAM = idN(2)

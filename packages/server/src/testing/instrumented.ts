@@ -1,6 +1,7 @@
 /** Handlers of the `stats` group that count their runs and can be slowed, for concurrency and caching tests. */
 import { answer, Api, Dataset, DEFAULT_REPARTITION_DIMENSION, repartition, resolveFilters, select, stats } from "@equides/domain"
-import { type Duration, Effect } from "effect"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { jsonBody, orRefuse } from "../handlers/query.ts"
 import type { StatsGroup } from "../handlers/stats.ts"

@@ -2,7 +2,7 @@
  * A throw-away `redis-server` for tests: on a free loopback port, nothing persisted, stopped with
  * the scope. It can be stopped and started again on the same port (Redis gone, Redis back).
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { connect } from "node:net"
 import { setTimeout as sleep } from "node:timers/promises"

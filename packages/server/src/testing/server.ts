@@ -3,7 +3,8 @@
  * against it: through an `HttpClient`, or raw (`node:http`, or a socket) as a client sees the wire.
  */
 import type { Dataset } from "@equides/domain"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { FetchHttpClient, HttpClient, HttpClientRequest, HttpRouter, HttpServer } from "effect/http"
 import { request as httpRequest } from "node:http"
 import { mkdtempSync } from "node:fs"

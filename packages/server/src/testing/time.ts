@@ -1,5 +1,5 @@
 /** Real time in tests whose Effect clock is a `TestClock`. */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 
 /** Waits `ms` of real time (tests whose Effect clock is a `TestClock`). */
 export const realSleep = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import type { DatasetData } from "../../dataset/DatasetData.ts"
 import type { SourceRecord } from "../../dataset/SourceRecord.ts"
 import { Accouplement, Consanguinite } from "../../schemas/consanguinite.ts"
