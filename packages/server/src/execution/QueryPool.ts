@@ -53,7 +53,7 @@ interface Thread {
   /** Idle long enough, its collection waits for another thread's to end. */
   due: boolean
   /** Shared with the worker: 1 while it collects its young generation after an answer (`protocol.ts`). */
-  readonly collecting: Int32Array
+  readonly collectingYoung: Int32Array
 }
 
 /** Runs `start` in `delayMs`; the function returned cancels it. */
@@ -133,7 +133,7 @@ export class QueryPool {
   /** Hands every thread the Dataset; resolves when all are ready, rejects if one could not start. */
   async attach(share: DatasetShare): Promise<void> {
     this.share = share
-    for (const thread of this.threads) this.post(thread, { kind: "attach", share, collecting: thread.collecting })
+    for (const thread of this.threads) this.post(thread, { kind: "attach", share, collectingYoung: thread.collectingYoung })
     await Promise.all([...this.threads].map((thread) => thread.ready))
   }
 
@@ -207,7 +207,7 @@ export class QueryPool {
       job: undefined,
       cancelCollection: undefined,
       due: false,
-      collecting: new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT))
+      collectingYoung: new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT))
     }
     this.threads.add(thread)
     worker.on("message", (reply: Reply) => {
@@ -268,7 +268,7 @@ export class QueryPool {
   private replace(): void {
     this.restarts++
     const replacement = this.spawn()
-    if (this.share !== undefined) this.post(replacement, { kind: "attach", share: this.share, collecting: replacement.collecting })
+    if (this.share !== undefined) this.post(replacement, { kind: "attach", share: this.share, collectingYoung: replacement.collectingYoung })
   }
 
   /** A worker free again: with the other idle ones, it takes what the queue allows. */
@@ -297,7 +297,7 @@ export class QueryPool {
    * worker was free.
    */
   private takeIdle(): Thread {
-    const free = this.idle.findIndex((thread) => Atomics.load(thread.collecting, 0) === 0)
+    const free = this.idle.findIndex((thread) => Atomics.load(thread.collectingYoung, 0) === 0)
     return this.idle.splice(Math.max(free, 0), 1)[0]
   }
 

@@ -4,11 +4,11 @@ import type { Work } from "./work.ts"
 
 export type Request =
   /**
-   * The Dataset to serve: the first message a worker gets. `collecting`: one cell of memory shared
+   * The Dataset to serve: the first message a worker gets. `collectingYoung`: one cell of memory shared
    * with the pool, 1 from just before the worker posts an answer until its young collection after
    * that answer has ended (`serveQueries.ts`), so that the pool gives work to another idle worker meanwhile.
    */
-  | { readonly kind: "attach"; readonly share: DatasetShare; readonly collecting: Int32Array }
+  | { readonly kind: "attach"; readonly share: DatasetShare; readonly collectingYoung: Int32Array }
   | { readonly kind: "execute"; readonly id: number; readonly work: Work }
   /** A full collection now (the pool sends nothing else until the reply `collected`). */
   | { readonly kind: "collect" }

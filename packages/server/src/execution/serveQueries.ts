@@ -18,7 +18,7 @@ import { type perform, warmUp } from "./work.ts"
  * for tens of MiB of such memory before it collects on its own, in every thread. It runs after the
  * reply is sent: 0.2 ms at the median at 4.45 M rows, 1.2 at the 99th percentile, but some take
  * 5–40 ms (a query worker's thread is below the others' priority, `threadPriority.ts`); the pool
- * is told, through the `collecting` cell, not to wait for it when another worker is free.
+ * is told, through the `collectingYoung` cell, not to wait for it when another worker is free.
  */
 const collectYoung = globalThis.gc === undefined ? undefined : () => globalThis.gc?.({ type: "minor" })
 
@@ -45,7 +45,7 @@ export const serveQueries = (
   giveWayToMainThread()
   const reply = (message: Reply, transfer?: ReadonlyArray<ArrayBuffer>): void => port.postMessage(message, transfer)
   let data: DatasetData | undefined
-  let collecting: Int32Array = new Int32Array(1)
+  let collectingYoung: Int32Array = new Int32Array(1)
 
   port.on("message", (request: Request) => {
     if (request.kind === "collect") {
@@ -55,7 +55,7 @@ export const serveQueries = (
     }
     if (request.kind === "attach") {
       data = attachDataset(request.share)
-      collecting = request.collecting
+      collectingYoung = request.collectingYoung
       prepareQueries(data)
       // Every family before the pool says ready (and so before `/readyz` does), each work as a
       // request's reaches this thread: copied by `postMessage` (objects of the shapes it makes).
@@ -76,12 +76,12 @@ export const serveQueries = (
     }
     const ms = performance.now() - started
     // Set before the answer leaves: the pool may read the cell as soon as it has the answer.
-    if (collectAfterAnswer !== undefined) Atomics.store(collecting, 0, 1)
+    if (collectAfterAnswer !== undefined) Atomics.store(collectingYoung, 0, 1)
     if (outcome.kind === "body") reply({ kind: "body", id, status: outcome.status, body: outcome.body, ms }, [outcome.body.buffer as ArrayBuffer])
     else if (outcome.kind === "refused") reply({ kind: "refused", id, refusal: outcome.refusal, ms })
     else reply({ ...outcome, id })
     if (collectAfterAnswer === undefined) return
     collectAfterAnswer()
-    Atomics.store(collecting, 0, 0)
+    Atomics.store(collectingYoung, 0, 0)
   })
 }
