@@ -5,6 +5,7 @@
  * at once, counted in `cells[2]`. Executions themselves run ungated.
  */
 import { workerData } from "node:worker_threads"
+import { takePermit } from "./permits.fixture.ts"
 import { serveQueries } from "./serveQueries.ts"
 import { perform, type Work } from "./work.ts"
 
@@ -18,11 +19,7 @@ const collectAfterAnswer = (): void => {
     return
   }
   Atomics.add(cells, 1, 1)
-  for (;;) {
-    const available = Atomics.load(cells, 0)
-    if (available === 0) Atomics.wait(cells, 0, 0)
-    else if (Atomics.compareExchange(cells, 0, available, available - 1) === available) return
-  }
+  takePermit(cells, 0)
 }
 
 serveQueries((data, work) => {

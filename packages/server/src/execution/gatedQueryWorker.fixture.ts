@@ -7,19 +7,11 @@
  * then waits likewise for a permit of its own (`collections[1]`).
  */
 import { parentPort, workerData } from "node:worker_threads"
+import { takePermit } from "./permits.fixture.ts"
 import { serveQueries } from "./serveQueries.ts"
 import { perform } from "./work.ts"
 
 const { permits, collections } = workerData as { readonly permits: Int32Array; readonly collections?: Int32Array }
-
-/** Waits for a permit in `cells[at]` and takes it. */
-const takePermit = (cells: Int32Array, at: number): void => {
-  for (;;) {
-    const available = Atomics.load(cells, at)
-    if (available === 0) Atomics.wait(cells, at, 0)
-    else if (Atomics.compareExchange(cells, at, available, available - 1) === available) return
-  }
-}
 
 const collect = collections === undefined ? () => undefined : () => {
   Atomics.add(collections, 0, 1)
