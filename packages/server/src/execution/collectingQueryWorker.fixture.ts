@@ -2,16 +2,20 @@
  * A query worker whose collection after answering the search `q=<workerData.slow>` holds its thread
  * (`Atomics.wait`, as a long young collection does) until the test grants a permit
  * (`workerData.cells[0]`), having counted itself in `cells[1]`; after any other answer it collects
- * at once, counted in `cells[2]`. Executions themselves run ungated.
+ * at once, counted in `cells[2]`; it collects after every answer. Executions themselves run ungated.
  */
 import { workerData } from "node:worker_threads"
 import { takePermit } from "./permits.fixture.ts"
 import { serveQueries } from "./serveQueries.ts"
 import { perform, type Work } from "./work.ts"
+import type { YoungCollectionDue } from "./youngCollectionDue.ts"
 
 const { cells, slow } = workerData as { readonly cells: Int32Array; readonly slow: string }
 
 let last: Work | undefined
+
+/** After every answer, whatever it left. */
+const ALWAYS: YoungCollectionDue = { now: () => true, collected: () => {} }
 
 const collectAfterAnswer = (): void => {
   if (last === undefined || !("endpoint" in last) || last.endpoint !== "suggest" || last.query.q !== slow) {
@@ -25,4 +29,4 @@ const collectAfterAnswer = (): void => {
 serveQueries((data, work) => {
   last = work
   return perform(data, work)
-}, undefined, collectAfterAnswer)
+}, undefined, collectAfterAnswer, ALWAYS)

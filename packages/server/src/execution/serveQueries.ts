@@ -9,15 +9,19 @@ import { attachDataset } from "@equides/ingest/shared"
 import { parentPort } from "node:worker_threads"
 import type { Reply, Request } from "./protocol.ts"
 import { giveWayToMainThread } from "./threadPriority.ts"
+import { youngCollectionDue, type YoungCollectionDue } from "./youngCollectionDue.ts"
 import { type perform, warmUp } from "./work.ts"
 
 /**
- * A young-generation collection after each answer, when the process exposes `gc` (`main.ts` starts
+ * A young-generation collection after an answer, when the process exposes `gc` (`main.ts` starts
  * with `--expose-gc`, `processSettings.ts`): a query's bitsets (0.55 MiB each at 4.45 M rows) and row lists die
  * with it, but their memory is returned only when their small wrappers are collected, and V8 waits
  * for tens of MiB of such memory before it collects on its own, in every thread. It runs after the
- * reply is sent: 0.2 ms at the median at 4.45 M rows, 1.2 at the 99th percentile, but some take
- * 5–40 ms (a query worker's thread is below the others' priority, `threadPriority.ts`); the pool
+ * reply is sent, and only once the answers since the last one have left `YOUNG_COLLECTION_EXTERNAL_BYTES`
+ * (`youngCollectionDue.ts`): a collection takes 0.2–0.3 ms in a worker whatever little there is
+ * to collect, more than a cheap execution (`/v1/stats`, a mating) takes, and collecting after
+ * each answer held the workers in collections 40–70 % of the time under those (docs/performance.md).
+ * Some take 5–40 ms (a query worker's thread is below the others' priority, `threadPriority.ts`); the pool
  * is told, through the `collectingYoung` cell, not to wait for it when another worker is free.
  */
 const collectYoung = globalThis.gc === undefined ? undefined : () => globalThis.gc?.({ type: "minor" })
@@ -32,13 +36,14 @@ const collectAll = globalThis.gc === undefined ? undefined : () => globalThis.gc
 /**
  * `collect`: what the pool's `collect` request runs (a full collection, when the process exposes
  * `gc`; tests give another). The pool asks for it once this worker has been idle a while
- * (`QueryPool.ts`) and sends it nothing meanwhile. `collectAfterAnswer`: what runs after each
- * answer (the young collection; tests give another).
+ * (`QueryPool.ts`) and sends it nothing meanwhile. `collectAfterAnswer`: what runs after an
+ * answer when `due` says so (the young collection once enough external memory is left; tests give others).
  */
 export const serveQueries = (
   run: typeof perform,
   collect: () => void = () => collectAll?.(),
-  collectAfterAnswer: (() => void) | undefined = collectYoung
+  collectAfterAnswer: (() => void) | undefined = collectYoung,
+  due: YoungCollectionDue = youngCollectionDue()
 ): void => {
   const port = parentPort
   if (port === null) throw new Error("a query worker runs as a worker thread")
@@ -50,6 +55,7 @@ export const serveQueries = (
   port.on("message", (request: Request) => {
     if (request.kind === "collect") {
       collect()
+      due.collected()
       reply({ kind: "collected" })
       return
     }
@@ -61,6 +67,7 @@ export const serveQueries = (
       // request's reaches this thread: copied by `postMessage` (objects of the shapes it makes).
       warmUp(data, (attached, work) => run(attached, structuredClone(work)))
       collectAll?.()
+      due.collected()
       reply({ kind: "ready" })
       return
     }
@@ -75,13 +82,15 @@ export const serveQueries = (
       return
     }
     const ms = performance.now() - started
+    const collecting = collectAfterAnswer !== undefined && due.now()
     // Set before the answer leaves: the pool may read the cell as soon as it has the answer.
-    if (collectAfterAnswer !== undefined) Atomics.store(collectingYoung, 0, 1)
+    if (collecting) Atomics.store(collectingYoung, 0, 1)
     if (outcome.kind === "body") reply({ kind: "body", id, status: outcome.status, body: outcome.body, ms }, [outcome.body.buffer as ArrayBuffer])
     else if (outcome.kind === "refused") reply({ kind: "refused", id, refusal: outcome.refusal, ms })
     else reply({ ...outcome, id })
-    if (collectAfterAnswer === undefined) return
+    if (!collecting) return
     collectAfterAnswer()
+    due.collected()
     Atomics.store(collectingYoung, 0, 0)
   })
 }
