@@ -9,7 +9,8 @@ import * as Effect from "effect/Effect"
 import fc from "fast-check"
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib"
 import { ifNoneMatchMatches, isWildcard, makeEtagger } from "./admission/conditional.ts"
-import { negotiateUncached } from "./admission/coding.ts"
+import { MIN_COMPRESSED_BYTES, negotiateUncached } from "./admission/coding.ts"
+import { Admission } from "./admission/Gatekeeper.ts"
 import { SPEC_CACHE_CONTROL as CACHE_POLICY } from "./testing/spec.ts"
 import { FAMILY, SIRE } from "./testing/family.ts"
 import { instrumentedStats, makeProbe } from "./testing/instrumented.ts"
@@ -238,6 +239,8 @@ describe("through the pipeline", () => {
         const forced = yield* raw("/healthz", { headers: { "accept-encoding": "gzip, identity;q=0" } })
         assert.strictEqual(forced.headers["content-encoding"], "gzip")
         assert.deepStrictEqual(JSON.parse(decode(forced)), JSON.parse(small.body.toString("utf8")))
+        // Another body, another validator.
+        assert.notStrictEqual(forced.headers["etag"], small.headers["etag"])
         const nothingAcceptable = yield* raw("/v1/equides?vue=complet", { headers: { "accept-encoding": "*;q=0" } })
         assert.strictEqual(nothingAcceptable.status, 200)
         assert.isUndefined(nothingAcceptable.headers["content-encoding"])
@@ -291,6 +294,34 @@ describe("through the pipeline", () => {
       }))
   })
 
+  layer(testServer(fromRecords(FAMILY), { settings: { responseCacheBytes: 0 } }))("no cache, probes", (it) => {
+    it.effect("a probe's answer is kept once it has executed, though the response cache is off, and answered at admission: the pipeline's own", () =>
+      Effect.gen(function*() {
+        const gatekeeper = yield* Admission
+        assert.isFalse(gatekeeper.cache.enabled)
+        assert.strictEqual(gatekeeper.admit("GET", "/healthz", {}, "198.51.100.1").verdict, "probe")
+        const first = yield* raw("/healthz")
+        assert.strictEqual(first.status, 200)
+        const kept = gatekeeper.admit("GET", "/healthz", {}, "198.51.100.1")
+        assert.strictEqual(kept.verdict, "cached")
+        assert.deepStrictEqual(Buffer.from(kept.kept?.body ?? new Uint8Array()), first.body)
+        const second = yield* raw("/healthz")
+        assert.deepStrictEqual(second.body, first.body)
+        const { date: _, ...firstHeaders } = first.headers
+        const { date: __, ...secondHeaders } = second.headers
+        assert.deepStrictEqual(secondHeaders, firstHeaders)
+        // The other probe is its own representation; the server's rehearsal always executes.
+        assert.strictEqual(gatekeeper.admit("GET", "/readyz", {}, "198.51.100.1").verdict, "probe")
+        assert.strictEqual(gatekeeper.admit("GET", "/healthz", {}, "198.51.100.1", true).verdict, "probe")
+        // A client refusing identity gets the small body compressed, not the kept one as it is.
+        const forced = yield* raw("/healthz", { headers: { "accept-encoding": "gzip, identity;q=0" } })
+        assert.strictEqual(forced.headers["content-encoding"], "gzip")
+        // Validators still answer 304.
+        const revalidated = yield* raw("/healthz", { headers: { "if-none-match": first.headers["etag"] as string } })
+        assert.strictEqual(revalidated.status, 304)
+      }))
+  })
+
   const cached = makeProbe()
   layer(testServer(fromRecords(FAMILY), { stats: instrumentedStats(cached) }))("response cache", (it) => {
     it.effect("a representation asked for again is kept from its second answer on, compressed no more", () =>
@@ -317,6 +348,17 @@ describe("through the pipeline", () => {
         assert.strictEqual(star.status, 304)
         assert.strictEqual(star.body.length, 0)
         assert.strictEqual(cached.started, 4)
+      }))
+
+    it.effect("a small body kept as it is for a client accepting identity is not given to one refusing identity", () =>
+      Effect.gen(function*() {
+        for (let i = 0; i < 3; i++) {
+          const small = yield* raw(`/v1/equides/${SIRE}`, { headers: { "accept-encoding": "gzip" } })
+          assert.isBelow(small.body.length, MIN_COMPRESSED_BYTES)
+          assert.isUndefined(small.headers["content-encoding"])
+        }
+        const forced = yield* raw(`/v1/equides/${SIRE}`, { headers: { "accept-encoding": "gzip, identity;q=0" } })
+        assert.strictEqual(forced.headers["content-encoding"], "gzip")
       }))
   })
 })

@@ -27,6 +27,14 @@ export interface Negotiated {
   readonly identityRefused: boolean
 }
 
+/**
+ * What tells representations apart by their coding (the ETag's and the response cache's key): the
+ * coding, marked when identity is refused, since a body below `MIN_COMPRESSED_BYTES` is then
+ * compressed where it would otherwise be sent as it is: two bodies, two validators.
+ */
+export const representationCoding = (negotiated: Negotiated): string =>
+  negotiated.identityRefused ? `${negotiated.coding};identity=0` : negotiated.coding
+
 /** Bodies below this are sent as they are (unless identity is refused). */
 export const MIN_COMPRESSED_BYTES = 1024
 
