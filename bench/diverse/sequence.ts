@@ -103,11 +103,6 @@ export const runSequence = async (baseUrl: string, paths: Paths, duration: numbe
   }
   const observer = new PerformanceObserver((list) => note(list.getEntries()))
   observer.observe({ entryTypes: ["gc"] })
-  // The thread's garbage collected before anything is timed (the bench runs with `--expose-gc`): a
-  // sequence's first requests allocate far less than a young generation holds, so none of the
-  // client's own collections falls among them. Without it, 42 of the 189 first-use requests over
-  // three times their family's warm p99 in ten benches overlapped one (2–5 ms of the client's).
-  globalThis.gc?.()
   try {
     await timedGet(agent, baseUrl + OPENING_PATH)
     while (answered < paths.length && performance.now() < deadline) {
