@@ -129,6 +129,9 @@ export interface Exchange {
 
 type Deciding = { -readonly [K in keyof Exchange]: Exchange[K] }
 
+/** A probe asked for without a query: its answers are kept apart from the response cache (`probeAnswers`). */
+const isPlainProbe = (route: string | undefined, url: string): boolean => route !== undefined && url === route && PROBES.has(route)
+
 const settle = (exchange: Deciding, verdict: Verdict, state: QuotaState | undefined): Exchange => {
   exchange.verdict = verdict
   exchange.quota = state
@@ -229,7 +232,8 @@ export class Gatekeeper {
       : route === "/readyz" && quota?.up === false
       ? "quota-degraded"
       : ""
-    const etag = representable ? this.etagOf(url, representationCoding(negotiated), variant) : undefined
+    const coding = representationCoding(negotiated)
+    const etag = representable ? this.etagOf(url, coding, variant) : undefined
     exchange.variant = variant
     exchange.etag = etag
     if (problem !== undefined) {
@@ -251,23 +255,21 @@ export class Gatekeeper {
       if (!state.allowed) return settle(exchange, "tooMany", state)
     }
     if (notModified) return settle(exchange, "notModified", state)
-    const probe = etag === undefined ? undefined : this.probeAnswers.get(etag)
-    if (probe !== undefined && !rehearsal) {
+    const kept = etag === undefined || rehearsal ? undefined : this.keptAnswer(etag, route, url, coding, variant)
+    if (kept !== undefined) {
       if (exchange.wildcard) return settle(exchange, "notModified", state)
-      exchange.kept = probe
+      exchange.kept = kept
       return settle(exchange, "cached", state)
-    }
-    if (etag !== undefined && this.cache.enabled && !rehearsal) {
-      const kept = this.cache.get(etag, url, representationCoding(negotiated), variant)
-      if (kept !== undefined && exchange.wildcard) return settle(exchange, "notModified", state)
-      if (kept !== undefined) {
-        exchange.kept = kept
-        return settle(exchange, "cached", state)
-      }
     }
     // Known when the quota is on; else taken now, only for what executes (the concurrency gate's fairness).
     if (quota === undefined) exchange.caller = this.callerKey(peer, headerOf(headers, "x-forwarded-for"))
     return settle(exchange, route !== undefined && PROBES.has(route) ? "probe" : "route", state)
+  }
+
+  /** The answer kept for `etag`: a probe's (whatever the response cache does), else the response cache's. */
+  private keptAnswer(etag: string, route: string | undefined, url: string, coding: string, variant: string): Answer | undefined {
+    const probe = isPlainProbe(route, url) ? this.probeAnswers.get(etag) : undefined
+    return probe ?? (this.cache.enabled ? this.cache.get(etag, url, coding, variant) : undefined)
   }
 
   /**
@@ -319,7 +321,7 @@ export class Gatekeeper {
   executed(exchange: Exchange, own: Own): Answer {
     const shaped = shapeAnswer(exchange, this.policy, own.status, own.headers, own.body)
     const success = shaped.status >= 200 && shaped.status < 300
-    if (exchange.verdict === "probe" && exchange.url === exchange.route && exchange.etag !== undefined && success && shaped.body !== undefined && !exchange.rehearsal) {
+    if (isPlainProbe(exchange.route, exchange.url) && exchange.etag !== undefined && success && shaped.body !== undefined && !exchange.rehearsal) {
       this.probeAnswers.set(exchange.etag, { ...shaped, body: exactBody(shaped.body) })
     }
     if (exchange.etag !== undefined && success && shaped.body !== undefined && !exchange.rehearsal && this.cache.wants(exchange.etag)) {
