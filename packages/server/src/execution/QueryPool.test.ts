@@ -260,6 +260,21 @@ describe("QueryPool", () => {
     }
   })
 
+  it("collects after an answer only when the worker's policy says one is due", { timeout: 60_000 }, async () => {
+    // [permits, collections held, quick collections ended]
+    const cells = new Int32Array(new SharedArrayBuffer(12))
+    const pool = QueryPool.prepare(1, { url: new URL("./collectingQueryWorker.fixture.ts", import.meta.url), data: { cells, slow: "jamais", dueEvery: 3 } }, heldStarts().schedule, heldTimers().schedule)
+    try {
+      await pool.attach(shareDataset(buildDataset(RECORDS)).share)
+      for (const q of ["a", "b", "c", "d", "e", "f", "g"]) await outcomeOf(pool, suggest(q))
+      await eventually(() => Atomics.load(cells, 2) === 2)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      assert.strictEqual(Atomics.load(cells, 2), 2)
+    } finally {
+      await pool.close()
+    }
+  })
+
   it("gives an execution to a free worker rather than to the one idle longest while that one still collects after its answer", { timeout: 60_000 }, async () => {
     // [permits to end a held collection, collections held so far, quick collections ended]
     const cells = new Int32Array(new SharedArrayBuffer(12))
