@@ -351,17 +351,22 @@ export const handOver = (source: object, exchange: Exchange): void => {
 /** The admission taken for the request whose Node message is `source`, if the front door ran. */
 export const admittedAt = (source: object): Exchange | undefined => (source as HandedOver)[ADMITTED]
 
-const REHEARSED = Symbol("equides/rehearsal")
-
-type Rehearsed = { [REHEARSED]?: true }
+/**
+ * The rehearsal's messages, kept beside them rather than marked on them: a property added to the
+ * rehearsal's messages alone gave them a hidden class real requests do not have, so the code V8
+ * optimised during the rehearsal (Node's parser and streams, the front door, the application) was
+ * thrown away at the first real requests ("wrong map", then "dependent prototype chain changed" for
+ * dozens of functions, `--trace-deopt`), and recompiled under them (issue 24 item 6).
+ */
+const rehearsed = new WeakSet<object>()
 
 /** Marks the request whose Node message is `source` as one of the rehearsal's (`node/rehearsal.ts`), before it is admitted. */
 export const markRehearsal = (source: object): void => {
-  ;(source as Rehearsed)[REHEARSED] = true
+  rehearsed.add(source)
 }
 
 /** The request whose Node message is `source` is one of the rehearsal's. */
-export const isRehearsal = (source: object): boolean => (source as Rehearsed)[REHEARSED] === true
+export const isRehearsal = (source: object): boolean => rehearsed.has(source)
 
 const isDebug = (level: LogLevel.LogLevel): boolean => LogLevel.isGreaterThanOrEqualTo("Debug", level)
 

@@ -12,7 +12,7 @@ import type * as LogLevel from "effect/LogLevel"
 import * as References from "effect/References"
 import { request, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
-import { isRehearsal } from "../admission/Gatekeeper.ts"
+import { isRehearsal, markRehearsal } from "../admission/Gatekeeper.ts"
 import { serveMetrics } from "../metrics.ts"
 import { Telemetry } from "../telemetry.ts"
 import { FAMILY } from "../testing/family.ts"
@@ -79,6 +79,42 @@ describe("the public server's rehearsal", () => {
     } finally {
       await new Promise((resolve) => server.close(resolve))
     }
+  })
+
+  it("closes connections of its own before its last requests", async () => {
+    // The first connection a process closes costs V8's code for sockets and streams (rehearsal.ts):
+    // paid before ready, so requests follow a close.
+    const events: Array<string> = []
+    let ended!: () => void
+    const end = new Promise<void>((resolve) => (ended = resolve))
+    const server = makeNodeServer(undefined, {
+      plan: { targets: Array.from({ length: 12 }, (_, i) => `/target-${i}`), passes: 2 },
+      onEnd: () => ended()
+    })
+    server.on("connection", (socket) => socket.once("close", () => events.push("close")))
+    server.on("request", (message: IncomingMessage, response) => {
+      if (isRehearsal(message)) events.push("request")
+      response.end("x")
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    try {
+      await end
+      assert.strictEqual(events.filter((event) => event.startsWith("request")).length, 24)
+      assert.isAbove(events.indexOf("close"), -1)
+      assert.isAbove(events.lastIndexOf("request"), events.indexOf("close"))
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
+  })
+
+  it("tells its requests by the message, not by what it looks like", () => {
+    // Marked beside the message: a property on the rehearsal's messages alone gave them a hidden
+    // class the world's do not have (rehearsal.ts).
+    const message = { url: "/" }
+    markRehearsal(message)
+    assert.isTrue(isRehearsal(message))
+    assert.deepStrictEqual(Reflect.ownKeys(message), ["url"])
+    assert.isFalse(isRehearsal({ url: "/" }))
   })
 
   it("serves the held requests when it closes before the rehearsal's end", async () => {

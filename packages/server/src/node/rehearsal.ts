@@ -114,20 +114,30 @@ export const rehearse = (server: Server, plan: RehearsalPlan, own: (socket: Sock
     loopback.once("error", () => resolve(0))
     loopback.listen(0, "127.0.0.1", () => {
       const { port } = loopback.address() as AddressInfo
-      const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS })
       let next = 0
       let answered = 0
       const sendNext = async (): Promise<void> => {
-        while (next < plan.targets.length && !stopped()) {
+        let agent = new Agent({ keepAlive: true, maxSockets: 1 })
+        for (let sent = 0; next < plan.targets.length && !stopped(); sent++) {
+          // Each connection closed after its first target and another opened: the first connection
+          // a process closes makes V8 throw away the code it optimised for Node's sockets and
+          // streams (a destroyed socket's new shape, then "dependent prototype chain changed" for
+          // some 25 functions, `--trace-deopt`). Closed only at the rehearsal's end, that code ran
+          // unoptimised again at the first requests after ready; closed here, the later targets
+          // make it again.
+          if (sent === 1) {
+            agent.destroy()
+            agent = new Agent({ keepAlive: true, maxSockets: 1 })
+          }
           const target = plan.targets[next++]!
           const started = performance.now()
           for (let pass = 0; pass < plan.passes && performance.now() - started < TARGET_BUDGET_MS && !stopped(); pass++) {
             if (await get(agent, port, target)) answered++
           }
         }
+        agent.destroy()
       }
       void Promise.all(Array.from({ length: CONNECTIONS }, sendNext)).then(() => {
-        agent.destroy()
         loopback.close()
         resolve(answered)
       })
