@@ -5,6 +5,7 @@
  */
 import { Agent, createServer, type IncomingHttpHeaders, request } from "node:http"
 import type { AddressInfo } from "node:net"
+import { RawConnection } from "./rawConnection.ts"
 
 export interface Answer {
   readonly status: number
@@ -39,20 +40,28 @@ export const timedGet = (agent: Agent, url: string): Promise<Answer> =>
   })
 
 /**
- * Compiles this thread's HTTP client before it times anything: `requests` GETs on one connection to
- * a server of the thread's own. A measuring thread started fresh otherwise times its client's first
+ * Compiles this thread's HTTP clients before it times anything (Node's, and the single executions'
+ * `RawConnection`): `requests` GETs of each on one connection to a server of the thread's own. A measuring thread started fresh otherwise times its client's first
  * runs (interpreted, then compiled) into the first answers it measures, which issue 24 holds to 3×
  * the warm p99 of their family.
  */
 export const warmClient = async (requests = 1_000): Promise<void> => {
-  const server = createServer((_request, response) => response.end("x".repeat(2_048)))
+  const server = createServer((request, response) => {
+    // Without a length, Node sends the body chunked.
+    if (request.url === "/?chunked") response.write("x".repeat(2_048))
+    response.end("x".repeat(2_048))
+  })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const agent = oneConnection()
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+  const raw = new RawConnection(new URL(url))
   try {
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
     for (let i = 0; i < requests; i++) await timedGet(agent, url)
+    // The single executions' client, answers of both framings.
+    for (let i = 0; i < requests; i++) await raw.get(i % 2 === 0 ? "/" : "/?chunked")
   } finally {
     agent.destroy()
+    raw.close()
     await new Promise((resolve) => server.close(resolve))
   }
 }

@@ -8,7 +8,7 @@
  * and the server's first parse on a new socket, which cost a bare `node:http` server 1–5 ms too.
  */
 import { PerformanceObserver } from "node:perf_hooks"
-import { oneConnection, timedGet } from "./httpGet.ts"
+import { RawConnection } from "./rawConnection.ts"
 import { startOrderedThread } from "./thread.ts"
 
 export interface Executed {
@@ -88,7 +88,7 @@ export interface Pause {
 const OPENING_PATH = "/healthz"
 
 export const runSequence = async (baseUrl: string, paths: Paths, duration: number, pause?: Pause): Promise<Timed> => {
-  const agent = oneConnection()
+  const connection = new RawConnection(new URL(baseUrl))
   const deadline = performance.now() + duration * 1000
   // Typed arrays outside the heap: what the thread keeps of each answer is not copied by its young
   // collections while later ones are timed.
@@ -103,17 +103,20 @@ export const runSequence = async (baseUrl: string, paths: Paths, duration: numbe
   }
   const observer = new PerformanceObserver((list) => note(list.getEntries()))
   observer.observe({ entryTypes: ["gc"] })
-  // The thread's young generation emptied before anything is timed (the bench runs with
-  // `--expose-gc`), so that a family's first requests do not meet one of the client's own young
-  // collections: over four fresh servers' single executions each way, alternated, 3 · 5 · 1 · 2
-  // failing families against 5 · 5 · 5 · 4 without it. A full collection here (ee27f00) made the
-  // client slow at each sequence's first requests instead: 9 and 8 against 3 and 2.
-  globalThis.gc?.({ type: "minor" })
+  // The thread's heap collected before anything is timed (the bench runs with `--expose-gc`), so
+  // that a family's first requests do not meet one of the client's own collections. Its young
+  // generation alone (6da9954) left the major ones that each sequence's new arrays brought on at a
+  // family's first requests (3.0–5.7 ms of the client's in consanguinity's #0–#1, three fresh
+  // servers); with the `RawConnection` client, a full collection here: 3 · 2 · 4 failing families
+  // against 4 · 5 · 4, none of the first uses' slowest with a collection of the client's in it. With
+  // Node's client a full collection had made the first requests slower (ee27f00: 9 and 8 against 3
+  // and 2).
+  globalThis.gc?.()
   try {
-    await timedGet(agent, baseUrl + OPENING_PATH)
+    await connection.get(OPENING_PATH)
     while (answered < paths.length && performance.now() < deadline) {
       starts[answered] = performance.now()
-      const answer = await timedGet(agent, baseUrl + (paths.at(answered) ?? ""))
+      const answer = await connection.get(paths.at(answered) ?? "")
       statuses[answered] = answer.status
       bytes[answered] = answer.bytes
       times[answered] = answer.ms
@@ -121,7 +124,7 @@ export const runSequence = async (baseUrl: string, paths: Paths, duration: numbe
       if (answered === pause?.requests) await pause.run()
     }
   } finally {
-    agent.destroy()
+    connection.close()
     // Node queues a collection's entry in a task after it: one turn, then what is not yet delivered.
     await new Promise((resolve) => setImmediate(resolve))
     note(observer.takeRecords())
