@@ -57,8 +57,16 @@ const pathsFrom = (graph: CutGraph, root: number): Paths => {
   return paths
 }
 
-const generations = (paths: Paths, list: ReadonlyArray<number>): Array<number> =>
-  list.map((k) => paths.links[k] + 1).sort((a, b) => a - b)
+/**
+ * Built by `push`, not `map`: the array `map` made met another map at the `sort` of the optimised
+ * code once per worker, at the first 8-generation question after the 12-generation warm-up
+ * (`--trace-deopt`, issue 24 item 6).
+ */
+const generations = (paths: Paths, list: ReadonlyArray<number>): Array<number> => {
+  const out: Array<number> = []
+  for (const k of list) out.push(paths.links[k] + 1)
+  return out.sort((a, b) => a - b)
+}
 
 /** The common ancestors of the foal of `graph` (those with at least one pair of paths), unordered. */
 export const commonAncestors = (graph: CutGraph, coancestry: Coancestry): Array<CommonAncestor> => {
