@@ -1,7 +1,8 @@
 /**
  * One GET on a kept-alive connection, timed from the call to the last byte of the body: what the
- * single-execution measurements and the probes are made of. node:http with one socket per Agent,
- * so that consecutive requests reuse the connection as a browser or a probe would.
+ * probes and the fairness bench are made of (the single executions have `rawConnection.ts`).
+ * node:http with one socket per Agent, so that consecutive requests reuse the connection as a
+ * browser or a probe would.
  */
 import { Agent, createServer, type IncomingHttpHeaders, request } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -41,9 +42,10 @@ export const timedGet = (agent: Agent, url: string): Promise<Answer> =>
 
 /**
  * Compiles this thread's HTTP clients before it times anything (Node's, and the single executions'
- * `RawConnection`): `requests` GETs of each on one connection to a server of the thread's own. A measuring thread started fresh otherwise times its client's first
- * runs (interpreted, then compiled) into the first answers it measures, which issue 24 holds to 3×
- * the warm p99 of their family.
+ * `RawConnection`): `requests` GETs of each on one connection to a server of the thread's own. A
+ * measuring thread started fresh otherwise times its client's first runs (interpreted, then
+ * compiled) into the first answers it measures, which issue 24 holds to 3× the warm p99 of their
+ * family.
  */
 export const warmClient = async (requests = 1_000): Promise<void> => {
   const server = createServer((request, response) => {

@@ -29,11 +29,9 @@ type Reading = (typeof Reading)[keyof typeof Reading]
 const READ_BUFFER_BYTES = 256 * 1024
 
 export class RawConnection {
+  private readonly base: URL
   private socket: Socket | undefined
   private readonly buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES)
-  private readonly host: string
-  private readonly port: number
-  private readonly authority: string
   private answer: ((answer: RawAnswer) => void) | undefined
   private started = 0
   private reading: Reading = Reading.Head
@@ -45,13 +43,8 @@ export class RawConnection {
   private remaining = 0
   private closeAfter = false
 
-  private readonly base: URL
-
   constructor(base: URL) {
     this.base = base
-    this.host = base.hostname
-    this.port = Number(base.port)
-    this.authority = base.host
   }
 
   /** GET `path` (encoded as `new URL` does, as Node's client sends it), after the previous answer. */
@@ -65,7 +58,7 @@ export class RawConnection {
       this.bytes = 0
       this.closeAfter = false
       this.started = performance.now()
-      this.open().write(`GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${this.authority}\r\n\r\n`, "latin1")
+      this.open().write(`GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${this.base.host}\r\n\r\n`, "latin1")
     })
   }
 
@@ -77,8 +70,8 @@ export class RawConnection {
   private open(): Socket {
     if (this.socket !== undefined && !this.socket.destroyed) return this.socket
     const socket = connect({
-      host: this.host,
-      port: this.port,
+      host: this.base.hostname,
+      port: Number(this.base.port),
       noDelay: true,
       onread: {
         buffer: this.buffer,
@@ -94,8 +87,8 @@ export class RawConnection {
       if (this.socket !== socket) return
       this.socket = undefined
       if (this.answer === undefined) return
-      if (this.reading === Reading.UntilClose) this.finish()
-      else this.fail()
+      if (this.reading === Reading.UntilClose) this.settle(this.status, this.bytes)
+      else this.settle(0, 0)
     }
     socket.once("error", ended)
     socket.once("close", ended)
@@ -104,14 +97,11 @@ export class RawConnection {
   }
 
   private consume(length: number): void {
-    const buffer = this.buffer
     let at = 0
     while (at < length && this.answer !== undefined) {
       switch (this.reading) {
         case Reading.Head: {
-          const end = lineEnd(buffer, at, length)
-          this.text += buffer.toString("latin1", at, end)
-          at = end
+          at = this.readLine(at, length)
           if (this.text.endsWith("\r\n\r\n")) this.headRead()
           break
         }
@@ -122,21 +112,19 @@ export class RawConnection {
           this.remaining -= taken
           at += taken
           if (this.remaining === 0) {
-            if (this.reading === Reading.Body) this.finish()
+            if (this.reading === Reading.Body) this.settle(this.status, this.bytes)
             else this.reading = Reading.ChunkEnd
           }
           break
         }
         case Reading.ChunkEnd: {
           // The CRLF after a chunk's data.
-          if (buffer[at++] === LF) this.reading = Reading.ChunkSize
+          if (this.buffer[at++] === LF) this.reading = Reading.ChunkSize
           break
         }
         case Reading.ChunkSize: {
-          const end = lineEnd(buffer, at, length)
-          this.text += buffer.toString("latin1", at, end)
-          at = end
-          if (this.text.endsWith("\r\n")) {
+          at = this.readLine(at, length)
+          if (this.text.endsWith("\n")) {
             this.remaining = Number.parseInt(this.text, 16)
             this.text = ""
             this.reading = this.remaining > 0 ? Reading.ChunkData : Reading.Trailer
@@ -145,10 +133,8 @@ export class RawConnection {
         }
         case Reading.Trailer: {
           // Trailer lines, if any, then an empty line.
-          const end = lineEnd(buffer, at, length)
-          this.text += buffer.toString("latin1", at, end)
-          at = end
-          if (this.text === "\r\n") this.finish()
+          at = this.readLine(at, length)
+          if (this.text === "\r\n") this.settle(this.status, this.bytes)
           else if (this.text.endsWith("\n")) this.text = ""
           break
         }
@@ -161,6 +147,15 @@ export class RawConnection {
     }
   }
 
+  /** Adds to `text` the read's bytes from `at` to just past the next LF (or to `length`); where they end. */
+  private readLine(at: number, length: number): number {
+    let end = at
+    while (end < length && this.buffer[end] !== LF) end++
+    if (end < length) end++
+    this.text += this.buffer.toString("latin1", at, end)
+    return end
+  }
+
   private headRead(): void {
     const head = this.text
     this.text = ""
@@ -168,31 +163,20 @@ export class RawConnection {
     const lower = head.toLowerCase()
     this.closeAfter = /\r\nconnection:[ \t]*close/.test(lower)
     const length = /\r\ncontent-length:[ \t]*(\d+)/.exec(lower)
-    if (this.status === 204 || this.status === 304 || (this.status >= 100 && this.status < 200)) this.finish()
+    if (this.status === 204 || this.status === 304) this.settle(this.status, 0)
     else if (/\r\ntransfer-encoding:[^\r]*chunked/.test(lower)) this.reading = Reading.ChunkSize
     else if (length !== null) {
       this.remaining = Number(length[1])
       this.reading = Reading.Body
-      if (this.remaining === 0) this.finish()
+      if (this.remaining === 0) this.settle(this.status, 0)
     } else this.reading = Reading.UntilClose
   }
 
-  private finish(): void {
+  /** Ends the awaited answer (status 0: none came whole). */
+  private settle(status: number, bytes: number): void {
     const resolve = this.answer
     this.answer = undefined
-    if (this.closeAfter) this.close()
-    resolve?.({ status: this.status, bytes: this.bytes, ms: performance.now() - this.started })
+    if (status !== 0 && this.closeAfter) this.close()
+    resolve?.({ status, bytes, ms: performance.now() - this.started })
   }
-
-  private fail(): void {
-    const resolve = this.answer
-    this.answer = undefined
-    resolve?.({ status: 0, bytes: 0, ms: performance.now() - this.started })
-  }
-}
-
-/** Just past the next LF from `at` (or `length`). */
-const lineEnd = (buffer: Buffer, at: number, length: number): number => {
-  const lf = buffer.indexOf(LF, at)
-  return lf < 0 || lf >= length ? length : lf + 1
 }

@@ -354,9 +354,8 @@ export const admittedAt = (source: object): Exchange | undefined => (source as H
 /**
  * The rehearsal's messages, kept beside them rather than marked on them: a property added to the
  * rehearsal's messages alone gave them a hidden class real requests do not have, so the code V8
- * optimised during the rehearsal (Node's parser and streams, the front door, the application) was
- * thrown away at the first real requests ("wrong map", then "dependent prototype chain changed" for
- * dozens of functions, `--trace-deopt`), and recompiled under them (issue 24 item 6).
+ * optimised on them (Node's parser and streams, the front door) met a "wrong map" at the first real
+ * requests and was recompiled under them (`--trace-deopt`, issue 24 item 6).
  */
 const rehearsed = new WeakSet<object>()
 

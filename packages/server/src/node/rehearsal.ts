@@ -116,15 +116,14 @@ export const rehearse = (server: Server, plan: RehearsalPlan, own: (socket: Sock
       const { port } = loopback.address() as AddressInfo
       let next = 0
       let answered = 0
+      // Each connection is closed after its first target and another opened for the rest: the first
+      // connection a process closes makes V8 throw away the code it optimised for Node's sockets and
+      // streams (a destroyed socket's new shape, then "dependent prototype chain changed" for some 25
+      // functions, `--trace-deopt`). Closed only at the rehearsal's end, that code ran unoptimised
+      // again at the first requests after ready; closed early, the later targets make it again.
       const sendNext = async (): Promise<void> => {
         let agent = new Agent({ keepAlive: true, maxSockets: 1 })
         for (let sent = 0; next < plan.targets.length && !stopped(); sent++) {
-          // Each connection closed after its first target and another opened: the first connection
-          // a process closes makes V8 throw away the code it optimised for Node's sockets and
-          // streams (a destroyed socket's new shape, then "dependent prototype chain changed" for
-          // some 25 functions, `--trace-deopt`). Closed only at the rehearsal's end, that code ran
-          // unoptimised again at the first requests after ready; closed here, the later targets
-          // make it again.
           if (sent === 1) {
             agent.destroy()
             agent = new Agent({ keepAlive: true, maxSockets: 1 })
