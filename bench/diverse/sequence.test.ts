@@ -103,6 +103,28 @@ describe("startSequenceThread", () => {
   })
 })
 
+describe("startSequenceThread, collecting", () => {
+  it("collects the calling thread's heap before the sequence's first request, not during it", async () => {
+    const events: Array<string> = []
+    const server = await recordingServer((request, response) => {
+      events.push(request.url ?? "")
+      response.end()
+    })
+    const sequences = startSequenceThread()
+    const gc = globalThis.gc
+    globalThis.gc = (() => void events.push("gc")) as typeof globalThis.gc
+    try {
+      await sequences.run(server.baseUrl, PackedPaths.of(["/a", "/b"]), 10)
+      await sequences.run(server.baseUrl, PackedPaths.of(["/c"]), 10)
+      assert.deepStrictEqual(events, ["gc", "/healthz", "/a", "/b", "gc", "/healthz", "/c"])
+    } finally {
+      globalThis.gc = gc
+      await sequences.close()
+      await server.close()
+    }
+  })
+})
+
 describe("startSequenceThread, failing", () => {
   it("rejects a sequence whose pause fails (a thread waiting on it would hold the bench)", async () => {
     const server = await recordingServer((request, response) => response.end(request.url))

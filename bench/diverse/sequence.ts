@@ -156,6 +156,11 @@ export interface SequenceThread {
    * `runSequence` on the thread, the pause run here; one sequence at a time. The paths come packed
    * (`PackedPaths.of`) by the caller, before it starts what it measures: packing a family's 100 000
    * paths just before its first request left its garbage to be collected while that request ran.
+   * The calling thread's heap is collected whole before the order goes (with `--expose-gc`): that
+   * thread holds every family's corpus and makes garbage between two sequences (the last one's
+   * answers, its summary, the metrics read at its pause); a major collection of it begun then went
+   * on while the next sequence was timed, on the cores the server and the timing thread share (a
+   * scratch corpus's main thread ran 40–110 ms at some families' start, sampled from `/proc`).
    */
   readonly run: (baseUrl: string, paths: PackedPaths, duration: number, pause?: Pause) => Promise<Array<Executed>>
   readonly close: () => Promise<void>
@@ -170,6 +175,7 @@ export const startSequenceThread = (): SequenceThread => {
   return {
     run: async (baseUrl, paths, duration, pause) => {
       const { bytes, ends } = paths
+      globalThis.gc?.()
       const order: SequenceOrder = { kind: "run", baseUrl, bytes, ends, duration, ...(pause === undefined ? {} : { pauseAt: pause.requests }) }
       const done = await thread.ask<Extract<SequenceMessage, { kind: "done" }>>(order, (message, fail) => {
         if ((message as SequenceMessage).kind !== "paused") return false
