@@ -151,6 +151,26 @@ export const firstUseVerdict = (single: Single): string => {
   return verdict([`max > ${FIRST_USE_FACTOR}× p99${warm}`])
 }
 
+/** The chance that more than half of `runs` independent runs fail, each with probability `p`. */
+const majorityFails = (p: number, runs: number): number => {
+  let chance = 0
+  let ways = 1
+  for (let k = 0; k <= runs; k++) {
+    if (k > 0) ways = (ways * (runs - k + 1)) / k
+    if (2 * k > runs) chance += ways * p ** k * (1 - p) ** (runs - k)
+  }
+  return chance
+}
+
+/**
+ * How many of these families the first-use rule would fail by chance alone, were a family's first
+ * FIRST_USE requests no different from any later run of as many: a family fails a run as often as
+ * its warm runs fail the same rule (`warmRunsOver`), and the medians over `runs` (odd) runs fail
+ * when more than half the runs do. What the machine's own stalls leave to the rule.
+ */
+export const chanceFirstUseFailures = (singles: ReadonlyArray<Single>, runs: number): number =>
+  singles.reduce((sum, single) => (Number.isNaN(single.warmRunsOver) ? sum : sum + majorityFails(single.warmRunsOver, runs)), 0)
+
 const loadMisses = (underLoad: UnderLoad): Array<string> => [
   ...(underLoad.probes.p99 <= PROBE_P99_TARGET ? [] : [`probe p99 > ${PROBE_P99_TARGET}`]),
   ...(underLoad.probes.max <= PROBE_MAX_TARGET ? [] : [`probe max > ${PROBE_MAX_TARGET}`]),
@@ -175,7 +195,7 @@ const SINGLE_HEADER = [
   "slowest"
 ]
 
-const formatSingle = (summary: WorkersSummary, names: ReadonlyArray<FamilyName>): string => {
+const formatSingle = (summary: WorkersSummary, names: ReadonlyArray<FamilyName>, runs: number): string => {
   const rows = names.flatMap((name) => {
     const single = summary.single[name]
     if (single === undefined) return []
@@ -213,7 +233,12 @@ const formatSingle = (summary: WorkersSummary, names: ReadonlyArray<FamilyName>)
     ""
   ]
   const failures = names.flatMap((name) => (summary.single[name]?.failedPaths ?? []).map((path) => `  ${name}: ${path}`))
-  return [columns([SINGLE_HEADER, ...rows, bareRow], new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])), ...(failures.length === 0 ? [] : ["failed:", ...failures])].join("\n")
+  const singles = present(names.map((name) => summary.single[name]))
+  const overRule = singles.filter((single) => single.firstUse.max > FIRST_USE_FACTOR * single.p99).length
+  const chance =
+    `first use over ${FIRST_USE_FACTOR}× p99: ${overRule} of ${singles.length} families; by chance alone ` +
+    `(as often as their warm runs of ${FIRST_USE}), about ${chanceFirstUseFailures(singles, runs).toFixed(2)}`
+  return [columns([SINGLE_HEADER, ...rows, bareRow], new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])), chance, ...(failures.length === 0 ? [] : ["failed:", ...failures])].join("\n")
 }
 
 const LOAD_HEADER = ["family", "req/s", "p50 ms", "p99 ms", "max ms", "errors", "ratio", "to bare B", "probe p50", "probe p99", "probe max", "target met"]
@@ -290,7 +315,7 @@ export const formatWorkers = (summary: WorkersSummary, soak: Soak | undefined, n
     `single execution: 1 connection, RESPONSE_CACHE_MB=0, a fresh server, each path once, the families in turn; each family's first ${FIRST_USE} ` +
     `requests apart (first use), p50/p99/max over the rest; medians of ${runs} run(s)`,
     "",
-    formatSingle(summary, names),
+    formatSingle(summary, names, runs),
     "",
     `under load: ${connections} connections, response cache on, a fresh server (the crawler on another; the families of one URI, ` +
     `stats and explorer-stats, on another with the cache off), /healthz probed every 10 ms meanwhile; medians of ${runs} run(s)`,

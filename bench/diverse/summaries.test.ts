@@ -3,7 +3,7 @@ import fc from "fast-check"
 import { median, percentile } from "../load.ts"
 import type { Family, FamilyName } from "./corpora.ts"
 import { bareSizes, type Single, summarizeSingle } from "./measureRun.ts"
-import { firstUseVerdict, medianSingle, rssAllowance } from "./report.ts"
+import { chanceFirstUseFailures, firstUseVerdict, medianSingle, rssAllowance } from "./report.ts"
 import { combine, mixed } from "./soak.ts"
 
 const executed = fc.array(
@@ -80,6 +80,19 @@ describe("firstUseVerdict", () => {
     assert.strictEqual(firstUseVerdict(single(10, 30.5)), "no: max > 3× p99; so do 25% of warm 50s")
     assert.strictEqual(firstUseVerdict({ ...single(10, 30.5), warmRunsOver: Number.NaN }), "no: max > 3× p99")
     assert.strictEqual(firstUseVerdict(single(Number.NaN, 30)), "")
+  })
+})
+
+describe("chanceFirstUseFailures", () => {
+  it("adds each family's chance that more than half of the runs fail as often as its warm runs of 50 do", () => {
+    const warm = (share: number): Single => ({ ...single(1, 1), warmRunsOver: share })
+    // One run: the share itself; three: 3p²(1 − p) + p³.
+    assert.closeTo(chanceFirstUseFailures([warm(0.1)], 1), 0.1, 1e-12)
+    assert.closeTo(chanceFirstUseFailures([warm(0.1)], 3), 3 * 0.01 * 0.9 + 0.001, 1e-12)
+    assert.closeTo(chanceFirstUseFailures([warm(0.1), warm(0.5), warm(0)], 3), 0.028 + 0.5, 1e-12)
+    assert.closeTo(chanceFirstUseFailures([warm(1)], 5), 1, 1e-12)
+    // A family without warm runs of 50 adds nothing.
+    assert.strictEqual(chanceFirstUseFailures([warm(Number.NaN)], 3), 0)
   })
 })
 
