@@ -41,29 +41,37 @@ export const timedGet = (agent: Agent, url: string): Promise<Answer> =>
   })
 
 /**
- * Compiles this thread's HTTP clients before it times anything (Node's, and the single executions'
- * `RawConnection`): `requests` GETs of each on one connection to a server of the thread's own. A
- * measuring thread started fresh otherwise times its client's first runs (interpreted, then
- * compiled) into the first answers it measures, which issue 24 holds to 3× the warm p99 of their
- * family.
+ * Compiles one of this thread's HTTP clients before it times anything (Node's, the probes' and the
+ * fairness bench's; or the single executions' `RawConnection`): `requests` GETs on one connection
+ * to a server of the thread's own, answers of both framings for the raw client. A measuring thread
+ * started fresh otherwise times its client's first runs (interpreted, then compiled) into the first
+ * answers it measures, which issue 24 holds to 3× the warm p99 of their family.
  */
-export const warmClient = async (requests = 1_000): Promise<void> => {
+export const warmClient = async (client: "node" | "raw" = "node", requests = 1_000): Promise<void> => {
   const server = createServer((request, response) => {
     // Without a length, Node sends the body chunked.
     if (request.url === "/?chunked") response.write("x".repeat(2_048))
     response.end("x".repeat(2_048))
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const agent = oneConnection()
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
-  const raw = new RawConnection(new URL(url))
   try {
-    for (let i = 0; i < requests; i++) await timedGet(agent, url)
-    // The single executions' client, answers of both framings.
-    for (let i = 0; i < requests; i++) await raw.get(i % 2 === 0 ? "/" : "/?chunked")
+    if (client === "node") {
+      const agent = oneConnection()
+      try {
+        for (let i = 0; i < requests; i++) await timedGet(agent, url)
+      } finally {
+        agent.destroy()
+      }
+    } else {
+      const raw = new RawConnection(new URL(url))
+      try {
+        for (let i = 0; i < requests; i++) await raw.get(i % 2 === 0 ? "/" : "/?chunked")
+      } finally {
+        raw.close()
+      }
+    }
   } finally {
-    agent.destroy()
-    raw.close()
     await new Promise((resolve) => server.close(resolve))
   }
 }

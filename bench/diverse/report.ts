@@ -140,13 +140,16 @@ const singleMisses = (name: FamilyName, single: Single): Array<string> => {
   return misses
 }
 
+/** Whether the first use's slowest request is over FIRST_USE_FACTOR × the warm p99 (false when either is unknown). */
+const overFirstUseRule = (single: Single): boolean => single.firstUse.max > FIRST_USE_FACTOR * single.p99
+
 /**
  * Whether the first use stayed within FIRST_USE_FACTOR × the warm p99 ("" when nothing was warm);
  * when not, how often the warm requests' runs of as many fail the same rule (`warmRunsOver`).
  */
 export const firstUseVerdict = (single: Single): string => {
   if (Number.isNaN(single.p99) || Number.isNaN(single.firstUse.max)) return ""
-  if (single.firstUse.max <= FIRST_USE_FACTOR * single.p99) return verdict([])
+  if (!overFirstUseRule(single)) return verdict([])
   const warm = Number.isNaN(single.warmRunsOver) ? "" : `; so do ${(single.warmRunsOver * 100).toFixed(0)}% of warm ${FIRST_USE}s`
   return verdict([`max > ${FIRST_USE_FACTOR}× p99${warm}`])
 }
@@ -234,7 +237,7 @@ const formatSingle = (summary: WorkersSummary, names: ReadonlyArray<FamilyName>,
   ]
   const failures = names.flatMap((name) => (summary.single[name]?.failedPaths ?? []).map((path) => `  ${name}: ${path}`))
   const singles = present(names.map((name) => summary.single[name]))
-  const overRule = singles.filter((single) => single.firstUse.max > FIRST_USE_FACTOR * single.p99).length
+  const overRule = singles.filter(overFirstUseRule).length
   const chance =
     `first use over ${FIRST_USE_FACTOR}× p99: ${overRule} of ${singles.length} families; by chance alone ` +
     `(as often as their warm runs of ${FIRST_USE}), about ${chanceFirstUseFailures(singles, runs).toFixed(2)}`

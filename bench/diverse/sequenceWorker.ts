@@ -15,7 +15,7 @@ import { PackedPaths, runSequence, type SequenceMessage, type SequenceOrder } fr
 const port = parentPort
 if (port === null) throw new Error("the sequences' thread runs as a worker thread")
 const post = (message: SequenceMessage): void => port.postMessage(message)
-await warmClient()
+await warmClient("raw")
 const goOn = () => new Promise<void>((resolve) => port.once("message", () => resolve()))
 
 port.on("message", async (order: SequenceOrder) => {
