@@ -61,6 +61,23 @@ describe("runSequence", () => {
     }
   })
 
+  it("collects its thread's young generation alone before the first request, leaving the optimised code of the last sequence's connection", async () => {
+    const events: Array<string> = []
+    const server = await recordingServer((request, response) => {
+      events.push(request.url ?? "")
+      response.end()
+    })
+    const gc = globalThis.gc
+    globalThis.gc = ((options?: unknown) => void events.push(`gc ${JSON.stringify(options)}`)) as typeof globalThis.gc
+    try {
+      await runSequence(server.baseUrl, ["/a"], 10)
+      assert.deepStrictEqual(events, [`gc {"type":"minor"}`, "/healthz", "/a"])
+    } finally {
+      globalThis.gc = gc
+      await server.close()
+    }
+  })
+
   it("stops at the duration", async () => {
     const server = await recordingServer((request, response) => setTimeout(() => response.end(request.url), 50))
     try {

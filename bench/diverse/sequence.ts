@@ -103,15 +103,16 @@ export const runSequence = async (baseUrl: string, paths: Paths, duration: numbe
   }
   const observer = new PerformanceObserver((list) => note(list.getEntries()))
   observer.observe({ entryTypes: ["gc"] })
-  // The thread's heap collected before anything is timed (the bench runs with `--expose-gc`), so
-  // that a family's first requests do not meet one of the client's own collections. Its young
-  // generation alone (6da9954) left the major ones that each sequence's new arrays brought on at a
-  // family's first requests (3.0–5.7 ms of the client's in consanguinity's #0–#1, three fresh
-  // servers); with the `RawConnection` client, a full collection here: 3 · 2 · 4 failing families
-  // against 4 · 5 · 4, none of the first uses' slowest with a collection of the client's in it. With
-  // Node's client a full collection had made the first requests slower (ee27f00: 9 and 8 against 3
-  // and 2).
-  globalThis.gc?.()
+  // The thread's young generation collected before anything is timed (the bench runs with
+  // `--expose-gc`), so that a family's first requests do not meet one of the client's own
+  // collections; its old generation left alone. A full collection here (ee27f00–0e753c2) cleared
+  // what the optimised code of Node's sockets and streams held weakly of the last sequence's
+  // connection ("embedded weak objects cleared" in `--trace-deopt`): that code ran in the
+  // interpreter again until V8 recompiled it on one of its threads around the 30th request of
+  // every sequence, and against the bare `node:http` server 14 sequences of 15 had a first 50 over
+  // 3× the warm p99 (#30 in 10 of them), 2 of 30 with this collection (warm runs of 50 fail 3.8 %).
+  // The client's major collections a sequence would meet are still counted (`clientGcMs`).
+  globalThis.gc?.({ type: "minor" })
   try {
     await connection.get(OPENING_PATH)
     while (answered < paths.length && performance.now() < deadline) {
