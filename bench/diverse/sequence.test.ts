@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { recordingServer } from "../recordingServer.testing.ts"
 import { startProbe } from "./probe.ts"
-import { executedOf, PackedPaths, runSequence, startSequenceThread } from "./sequence.ts"
+import { executedOf, PackedPaths, prepareClient, runSequence, startSequenceThread } from "./sequence.ts"
 
 describe("PackedPaths", () => {
   it("gives back each path by its place, whatever its characters, and nothing outside them", () => {
@@ -116,6 +116,23 @@ describe("startSequenceThread", () => {
     } finally {
       await sequences.close()
       await server.close()
+    }
+  })
+})
+
+describe("prepareClient", () => {
+  it("collects the whole heap, then warms the client, then waits before the sequence may start", async () => {
+    const events: Array<string> = []
+    const gc = globalThis.gc
+    globalThis.gc = ((options?: unknown) => void events.push(`gc ${JSON.stringify(options)}`)) as typeof globalThis.gc
+    try {
+      const started = performance.now()
+      await prepareClient(async () => void events.push("warm"), 40)
+      events.push("ready")
+      assert.deepStrictEqual(events, ["gc undefined", "warm", "ready"])
+      assert.isAtLeast(performance.now() - started, 39)
+    } finally {
+      globalThis.gc = gc
     }
   })
 })

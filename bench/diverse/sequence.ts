@@ -87,6 +87,28 @@ export interface Pause {
 /** What opens the connection, unrecorded. */
 const OPENING_PATH = "/healthz"
 
+/** How long the sequences' thread waits, once its client is compiled again, for V8's compile jobs to end. */
+const COMPILE_SETTLE_MS = 30
+
+/**
+ * What the sequences' thread does before each sequence: collects its whole heap, then compiles its
+ * client again (`warm`: requests to a server of its own, none to the server measured) and waits
+ * for V8's compile jobs to end. The collection, so that no collection of the client's falls inside
+ * a family's first requests: with its young generation alone emptied (6b93eaf), 3 to 5 of each run's
+ * 21 first uses held one of 1.6–8.0 ms (plain extract); with the whole heap, none. The warm-up, because a full collection clears what the
+ * optimised code of Node's sockets and streams holds weakly of the last sequence's connection
+ * ("embedded weak objects cleared" under `--trace-deopt`: `writeOrBuffer`, `onwrite`,
+ * `onStreamRead`…): without it that code ran in the interpreter again until V8 recompiled it on one of
+ * its threads around every sequence's 30th request, and against the bare `node:http` server 14 of
+ * 15 sequences had a first 50 over 3× the warm p99 (#30 in 10 of them; a Python client against
+ * the same server, none). With it, 6 of 70 (their warm runs of 50: 4.5–4.8 %).
+ */
+export const prepareClient = async (warm: () => Promise<void>, settleMs = COMPILE_SETTLE_MS): Promise<void> => {
+  globalThis.gc?.()
+  await warm()
+  await new Promise((resolve) => setTimeout(resolve, settleMs))
+}
+
 export const runSequence = async (baseUrl: string, paths: Paths, duration: number, pause?: Pause): Promise<Timed> => {
   const connection = new RawConnection(new URL(baseUrl))
   const deadline = performance.now() + duration * 1000
@@ -103,15 +125,10 @@ export const runSequence = async (baseUrl: string, paths: Paths, duration: numbe
   }
   const observer = new PerformanceObserver((list) => note(list.getEntries()))
   observer.observe({ entryTypes: ["gc"] })
-  // The thread's young generation collected before anything is timed (the bench runs with
-  // `--expose-gc`), so that a family's first requests do not meet one of the client's own
-  // collections; its old generation left alone. A full collection here (ee27f00–0e753c2) cleared
-  // what the optimised code of Node's sockets and streams held weakly of the last sequence's
-  // connection ("embedded weak objects cleared" in `--trace-deopt`): that code ran in the
-  // interpreter again until V8 recompiled it on one of its threads around the 30th request of
-  // every sequence, and against the bare `node:http` server 14 sequences of 15 had a first 50 over
-  // 3× the warm p99 (#30 in 10 of them), 2 of 30 with this collection (warm runs of 50 fail 3.8 %).
-  // The client's major collections a sequence would meet are still counted (`clientGcMs`).
+  // The thread's young generation emptied before anything is timed (the bench runs with
+  // `--expose-gc`), so that a family's first requests do not meet one of the client's scavenges.
+  // Its whole heap is collected before, by the sequences' thread, with the client compiled again
+  // after it (`prepareClient`).
   globalThis.gc?.({ type: "minor" })
   try {
     await connection.get(OPENING_PATH)

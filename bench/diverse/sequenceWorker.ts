@@ -5,22 +5,26 @@
  * its own full collections into the answers: each body read is memory outside the heap, and the
  * main thread collected every 130–300 ms under the 18–33 KB bodies, with pauses of 2–36 ms, as long
  * as the slowest answers of those families. Its HTTP client is compiled before the first order
- * (`warmClient`), and one thread runs every sequence, so that a family's first requests time the
- * server's first use, not the client's.
+ * (`warmClient`) and again after the collection before each one (`prepareClient`), and one thread
+ * runs every sequence, so that a family's first requests time the server's first use, not the
+ * client's.
  */
 import { parentPort } from "node:worker_threads"
 import { warmClient } from "./httpGet.ts"
-import { PackedPaths, runSequence, type SequenceMessage, type SequenceOrder } from "./sequence.ts"
+import { PackedPaths, prepareClient, runSequence, type SequenceMessage, type SequenceOrder } from "./sequence.ts"
 
 const port = parentPort
 if (port === null) throw new Error("the sequences' thread runs as a worker thread")
 const post = (message: SequenceMessage): void => port.postMessage(message)
 await warmClient("raw")
+/** Enough for V8 to compile the client's code again after a full collection (it did so around the 30th request). */
+const REWARM_REQUESTS = 300
 const goOn = () => new Promise<void>((resolve) => port.once("message", () => resolve()))
 
 port.on("message", async (order: SequenceOrder) => {
   if (order.kind !== "run") return
   const { baseUrl, bytes, ends, duration, pauseAt } = order
+  await prepareClient(() => warmClient("raw", REWARM_REQUESTS))
   const timed = await runSequence(baseUrl, new PackedPaths(bytes, ends), duration, pauseAt === undefined ? undefined : {
     requests: pauseAt,
     run: async () => {
