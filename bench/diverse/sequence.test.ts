@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { recordingServer } from "../recordingServer.testing.ts"
 import { startProbe } from "./probe.ts"
-import { executedOf, PackedPaths, prepareClient, runSequence, startSequenceThread } from "./sequence.ts"
+import { Answers, executedOf, PackedPaths, prepareClient, runSequence, startSequenceThread } from "./sequence.ts"
 
 describe("PackedPaths", () => {
   it("gives back each path by its place, whatever its characters, and nothing outside them", () => {
@@ -12,6 +12,17 @@ describe("PackedPaths", () => {
     assert.strictEqual(packed.at(4), undefined)
     assert.strictEqual(packed.at(-1), undefined)
     assert.strictEqual(PackedPaths.of([]).length, 0)
+  })
+})
+
+describe("Answers", () => {
+  it("are kept for a sequence they can hold, and made longer for one they cannot", () => {
+    const answers = new Answers(3)
+    assert.strictEqual(answers.holding(3), answers)
+    assert.strictEqual(answers.holding(0), answers)
+    const longer = answers.holding(4)
+    assert.notStrictEqual(longer, answers)
+    assert.deepStrictEqual([longer.statuses.length, longer.bytes.length, longer.starts.length, longer.times.length], [4, 4, 4, 4])
   })
 })
 
@@ -74,6 +85,23 @@ describe("runSequence", () => {
       assert.deepStrictEqual(events, [`gc {"type":"minor"}`, "/healthz", "/a"])
     } finally {
       globalThis.gc = gc
+      await server.close()
+    }
+  })
+
+  it("keeps each answer in the arrays it is given, longer than the sequence, and gives back the sequence's alone", async () => {
+    const server = await recordingServer((request, response) => {
+      response.statusCode = request.url === "/missing" ? 404 : 200
+      response.end("x".repeat(request.url?.length ?? 0))
+    })
+    try {
+      const answers = new Answers(10)
+      answers.statuses.fill(-1)
+      const timed = await runSequence(server.baseUrl, ["/a", "/missing"], 10, undefined, answers)
+      assert.deepStrictEqual(Array.from(timed.statuses), [200, 404])
+      assert.deepStrictEqual(Array.from(timed.bytes), [2, 8])
+      assert.deepStrictEqual(Array.from(answers.statuses.subarray(0, 3)), [200, 404, -1])
+    } finally {
       await server.close()
     }
   })

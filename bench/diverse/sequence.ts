@@ -101,7 +101,8 @@ const COMPILE_SETTLE_MS = 30
  * `onStreamRead`…): without it that code ran in the interpreter again until V8 recompiled it on one of
  * its threads around every sequence's 30th request, and against the bare `node:http` server 14 of
  * 15 sequences had a first 50 over 3× the warm p99 (#30 in 10 of them; a Python client against
- * the same server, none). With it, 6 of 70 (their warm runs of 50: 4.5–4.8 %).
+ * the same server, none). With it, and the answers' arrays made before the collection (`Answers`),
+ * none of 25 (their warm runs of 50 fail 5.5 %).
  */
 export const prepareClient = async (warm: () => Promise<void>, settleMs = COMPILE_SETTLE_MS): Promise<void> => {
   globalThis.gc?.()
@@ -109,15 +110,43 @@ export const prepareClient = async (warm: () => Promise<void>, settleMs = COMPIL
   await new Promise((resolve) => setTimeout(resolve, settleMs))
 }
 
-export const runSequence = async (baseUrl: string, paths: Paths, duration: number, pause?: Pause): Promise<Timed> => {
+/**
+ * What a sequence keeps of each answer, in typed arrays outside the heap so that the thread's young
+ * collections do not copy them while later requests are timed. The sequences' thread keeps one set,
+ * grown to its longest sequence yet (`holding`) before it collects its heap: made by the sequence
+ * itself, the arrays for the bare server's million paths (28 MB outside the heap) started a major
+ * collection of the client's that ended among the first 50 requests, and the first sequence of
+ * each fresh thread failed the first-use rule (10 of 12 against the bare server).
+ */
+export class Answers {
+  readonly statuses: Int32Array
+  readonly bytes: Float64Array
+  readonly starts: Float64Array
+  readonly times: Float64Array
+
+  constructor(length: number) {
+    this.statuses = new Int32Array(length)
+    this.bytes = new Float64Array(length)
+    this.starts = new Float64Array(length)
+    this.times = new Float64Array(length)
+  }
+
+  /** These when they hold `length` answers, else new ones that do. */
+  holding(length: number): Answers {
+    return this.statuses.length >= length ? this : new Answers(length)
+  }
+}
+
+export const runSequence = async (
+  baseUrl: string,
+  paths: Paths,
+  duration: number,
+  pause?: Pause,
+  answers: Answers = new Answers(paths.length)
+): Promise<Timed> => {
   const connection = new RawConnection(new URL(baseUrl))
   const deadline = performance.now() + duration * 1000
-  // Typed arrays outside the heap: what the thread keeps of each answer is not copied by its young
-  // collections while later ones are timed.
-  const statuses = new Int32Array(paths.length)
-  const bytes = new Float64Array(paths.length)
-  const starts = new Float64Array(paths.length)
-  const times = new Float64Array(paths.length)
+  const { statuses, bytes, starts, times } = answers.holding(paths.length)
   let answered = 0
   const collections: Array<{ readonly start: number; readonly end: number }> = []
   const note = (entries: ReadonlyArray<{ readonly startTime: number; readonly duration: number }>) => {
