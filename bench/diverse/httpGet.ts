@@ -43,9 +43,10 @@ export const timedGet = (agent: Agent, url: string): Promise<Answer> =>
 /**
  * Compiles one of this thread's HTTP clients before it times anything (Node's, the probes' and the
  * fairness bench's; or the single executions' `runSequence` over its `RawConnection`): `requests`
- * GETs on one connection to a server of the thread's own, answers of both framings for the sequence. A measuring thread
- * started fresh otherwise times its client's first runs (interpreted, then compiled) into the first
- * answers it measures, which issue 24 holds to 3× the warm p99 of their family.
+ * GETs on one connection to a server of the thread's own, answers of both framings for the
+ * sequence. A measuring thread started fresh otherwise times its client's first runs (interpreted,
+ * then compiled) into the first answers it measures, which issue 24 holds to 3× the warm p99 of
+ * their family.
  */
 export const warmClient = async (client: "node" | "sequence" = "node", requests = 1_000): Promise<void> => {
   const server = createServer((request, response) => {

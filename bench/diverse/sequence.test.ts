@@ -72,7 +72,7 @@ describe("runSequence", () => {
     }
   })
 
-  it("collects its thread's young generation alone before the first request, leaving the optimised code of the last sequence's connection", async () => {
+  it("empties its thread's young generation alone before the first request (the whole heap is collected before, by prepareClient)", async () => {
     const events: Array<string> = []
     const server = await recordingServer((request, response) => {
       events.push(request.url ?? "")

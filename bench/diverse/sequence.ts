@@ -91,18 +91,18 @@ const OPENING_PATH = "/healthz"
 const COMPILE_SETTLE_MS = 30
 
 /**
- * What the sequences' thread does before each sequence: collects its whole heap, then compiles its
- * client again (`warm`: requests to a server of its own, none to the server measured) and waits
- * for V8's compile jobs to end. The collection, so that no collection of the client's falls inside
- * a family's first requests: with its young generation alone emptied (6b93eaf), 3 to 5 of each run's
- * 21 first uses held one of 1.6–8.0 ms (plain extract); with the whole heap, none. The warm-up, because a full collection clears what the
- * optimised code of Node's sockets and streams holds weakly of the last sequence's connection
- * ("embedded weak objects cleared" under `--trace-deopt`: `writeOrBuffer`, `onwrite`,
- * `onStreamRead`…): without it that code ran in the interpreter again until V8 recompiled it on one of
- * its threads around every sequence's 30th request, and against the bare `node:http` server 14 of
- * 15 sequences had a first 50 over 3× the warm p99 (#30 in 10 of them; a Python client against
- * the same server, none). With it, and the answers' arrays made before the collection (`Answers`),
- * none of 25 (their warm runs of 50 fail 5.5 %).
+ * What the sequences' thread does before each sequence: collects its whole heap, then runs its
+ * client again (`warm`: requests to a server of its own, none to the server measured) and waits for
+ * V8's compile jobs to end. The collection, so that no collection of the client's falls inside a
+ * family's first requests: with its young generation alone emptied (6b93eaf), 3 to 5 of each run's
+ * 21 first uses held one of 1.6–8.0 ms (plain extract); with the whole heap, none. The warm-up,
+ * because a full collection clears what the optimised code of Node's sockets and streams holds
+ * weakly of the last sequence's connection ("embedded weak objects cleared" under `--trace-deopt`:
+ * `writeOrBuffer`, `onwrite`, `onStreamRead`…): without it that code ran in the interpreter again
+ * until V8 recompiled it on one of its threads around every sequence's 30th request, and against
+ * the bare `node:http` server 14 of 15 sequences had a first 50 over 3× the warm p99 (#30 in 10 of
+ * them; a Python client against the same server, none). With it, and the answers' arrays made
+ * before the collection (`Answers`), none of 25 (their warm runs of 50 fail 5.5 %).
  */
 export const prepareClient = async (warm: () => Promise<void>, settleMs = COMPILE_SETTLE_MS): Promise<void> => {
   globalThis.gc?.()
