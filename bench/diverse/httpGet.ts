@@ -6,7 +6,6 @@
  */
 import { Agent, createServer, type IncomingHttpHeaders, request } from "node:http"
 import type { AddressInfo } from "node:net"
-import { PackedPaths, runSequence } from "./sequence.ts"
 
 export interface Answer {
   readonly status: number
@@ -41,36 +40,35 @@ export const timedGet = (agent: Agent, url: string): Promise<Answer> =>
   })
 
 /**
- * Compiles one of this thread's HTTP clients before it times anything (Node's, the probes' and the
- * fairness bench's; or the single executions' `runSequence` over its `RawConnection`): `requests`
- * GETs on one connection to a server of the thread's own, answers of both framings for the
- * sequence. A measuring thread started fresh otherwise times its client's first runs (interpreted,
- * then compiled) into the first answers it measures, which issue 24 holds to 3× the warm p99 of
- * their family.
+ * Runs `use` against an HTTP server of this thread's own, closed after: what a measuring thread
+ * warms its client on before it times anything. Its answers are 2 KiB, `/?chunked` sent chunked.
  */
-export const warmClient = async (client: "node" | "sequence" = "node", requests = 1_000): Promise<void> => {
+export const onOwnServer = async (use: (url: string) => Promise<void>): Promise<void> => {
   const server = createServer((request, response) => {
     // Without a length, Node sends the body chunked.
     if (request.url === "/?chunked") response.write("x".repeat(2_048))
     response.end("x".repeat(2_048))
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
   try {
-    if (client === "node") {
-      const agent = oneConnection()
-      try {
-        for (let i = 0; i < requests; i++) await timedGet(agent, url)
-      } finally {
-        agent.destroy()
-      }
-    } else {
-      // The whole loop the single executions time, not their connection alone: with the connection
-      // alone warmed, V8 compiled `runSequence` itself around the 23rd request of a thread's first
-      // sequence (against the bare server, 12 first sequences of 12 over 3× their warm p99).
-      await runSequence(url, PackedPaths.of(Array.from({ length: requests }, (_, i) => (i % 2 === 0 ? "/" : "/?chunked"))), 3_600)
-    }
+    await use(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)
   } finally {
     await new Promise((resolve) => server.close(resolve))
   }
 }
+
+/**
+ * Compiles Node's HTTP client (the probes' and the fairness bench's) before the thread times
+ * anything: `requests` GETs on one connection to a server of its own (`onOwnServer`). A measuring
+ * thread started fresh otherwise times its client's first runs (interpreted, then compiled) into the
+ * first answers it measures. The single executions warm theirs with `warmSequence` (`sequence.ts`).
+ */
+export const warmClient = (requests = 1_000): Promise<void> =>
+  onOwnServer(async (url) => {
+    const agent = oneConnection()
+    try {
+      for (let i = 0; i < requests; i++) await timedGet(agent, url)
+    } finally {
+      agent.destroy()
+    }
+  })

@@ -3,6 +3,17 @@ import { recordingServer } from "../recordingServer.testing.ts"
 import { startProbe } from "./probe.ts"
 import { Answers, executedOf, PackedPaths, prepareClient, runSequence, startSequenceThread } from "./sequence.ts"
 
+/** Runs `f` with this thread's `gc` writing each call into `events` (`gc` and its options), then puts it back. */
+const spyingOnGc = async <A>(events: Array<string>, f: () => Promise<A>): Promise<A> => {
+  const gc = globalThis.gc
+  globalThis.gc = ((options?: unknown) => void events.push(options === undefined ? "gc" : `gc ${JSON.stringify(options)}`)) as typeof globalThis.gc
+  try {
+    return await f()
+  } finally {
+    globalThis.gc = gc
+  }
+}
+
 describe("PackedPaths", () => {
   it("gives back each path by its place, whatever its characters, and nothing outside them", () => {
     const paths = ["/v1/search?q=l'océan du p", "", "/v1/equides/4f5szpvNR_C5ca3MueAFLg", "/explorer/equides?race=Trotteur Français"]
@@ -78,13 +89,10 @@ describe("runSequence", () => {
       events.push(request.url ?? "")
       response.end()
     })
-    const gc = globalThis.gc
-    globalThis.gc = ((options?: unknown) => void events.push(`gc ${JSON.stringify(options)}`)) as typeof globalThis.gc
     try {
-      await runSequence(server.baseUrl, ["/a"], 10)
+      await spyingOnGc(events, () => runSequence(server.baseUrl, ["/a"], 10))
       assert.deepStrictEqual(events, [`gc {"type":"minor"}`, "/healthz", "/a"])
     } finally {
-      globalThis.gc = gc
       await server.close()
     }
   })
@@ -151,17 +159,11 @@ describe("startSequenceThread", () => {
 describe("prepareClient", () => {
   it("collects the whole heap, then warms the client, then waits before the sequence may start", async () => {
     const events: Array<string> = []
-    const gc = globalThis.gc
-    globalThis.gc = ((options?: unknown) => void events.push(`gc ${JSON.stringify(options)}`)) as typeof globalThis.gc
-    try {
-      const started = performance.now()
-      await prepareClient(async () => void events.push("warm"), 40)
-      events.push("ready")
-      assert.deepStrictEqual(events, ["gc undefined", "warm", "ready"])
-      assert.isAtLeast(performance.now() - started, 39)
-    } finally {
-      globalThis.gc = gc
-    }
+    const started = performance.now()
+    await spyingOnGc(events, () => prepareClient(async () => void events.push("warm"), 40))
+    events.push("ready")
+    assert.deepStrictEqual(events, ["gc", "warm", "ready"])
+    assert.isAtLeast(performance.now() - started, 39)
   })
 })
 
@@ -173,14 +175,13 @@ describe("startSequenceThread, collecting", () => {
       response.end()
     })
     const sequences = startSequenceThread()
-    const gc = globalThis.gc
-    globalThis.gc = (() => void events.push("gc")) as typeof globalThis.gc
     try {
-      await sequences.run(server.baseUrl, PackedPaths.of(["/a", "/b"]), 10)
-      await sequences.run(server.baseUrl, PackedPaths.of(["/c"]), 10)
+      await spyingOnGc(events, async () => {
+        await sequences.run(server.baseUrl, PackedPaths.of(["/a", "/b"]), 10)
+        await sequences.run(server.baseUrl, PackedPaths.of(["/c"]), 10)
+      })
       assert.deepStrictEqual(events, ["gc", "/healthz", "/a", "/b", "gc", "/healthz", "/c"])
     } finally {
-      globalThis.gc = gc
       await sequences.close()
       await server.close()
     }

@@ -5,13 +5,12 @@
  * its own full collections into the answers: each body read is memory outside the heap, and the
  * main thread collected every 130–300 ms under the 18–33 KB bodies, with pauses of 2–36 ms, as long
  * as the slowest answers of those families. Its HTTP client is compiled before the first order
- * (`warmClient`) and again after the collection before each one (`prepareClient`), and one thread
+ * (`warmSequence`) and again after the collection before each one (`prepareClient`), and one thread
  * runs every sequence, so that a family's first requests time the server's first use, not the
  * client's.
  */
 import { parentPort } from "node:worker_threads"
-import { warmClient } from "./httpGet.ts"
-import { Answers, PackedPaths, prepareClient, runSequence, type SequenceMessage, type SequenceOrder } from "./sequence.ts"
+import { Answers, PackedPaths, prepareClient, runSequence, warmSequence, type SequenceMessage, type SequenceOrder } from "./sequence.ts"
 
 const port = parentPort
 if (port === null) throw new Error("the sequences' thread runs as a worker thread")
@@ -19,13 +18,13 @@ const post = (message: SequenceMessage): void => port.postMessage(message)
 /**
  * Enough for V8 to compile every part of the sequences' loop to its last tier: after 1 000, it
  * still compiled some around the 20th–25th request of the thread's first sequence, and against the
- * bare server 9 first sequences of 12 were over 3× their warm p99; after 5 000, 2 of 12 (their warm
- * runs of 50 fail 7 %).
+ * bare server 9 first sequences of 12 were over 3× their warm p99; after 5 000, 18 of 68 over six
+ * checks (about 4.9 by chance from their warm runs of 50), most at their first four requests.
  */
 const FIRST_WARM_REQUESTS = 5_000
 /** Enough for V8 to compile the client's code again after a full collection (it did so around the 30th request). */
 const REWARM_REQUESTS = 300
-await warmClient("sequence", FIRST_WARM_REQUESTS)
+await warmSequence(FIRST_WARM_REQUESTS)
 /** Every sequence's answers, made before the collection that precedes it (`Answers`). */
 let answers = new Answers(0)
 const goOn = () => new Promise<void>((resolve) => port.once("message", () => resolve()))
@@ -35,7 +34,7 @@ port.on("message", async (order: SequenceOrder) => {
   const { baseUrl, bytes, ends, duration, pauseAt } = order
   const paths = new PackedPaths(bytes, ends)
   answers = answers.holding(paths.length)
-  await prepareClient(() => warmClient("sequence", REWARM_REQUESTS))
+  await prepareClient(() => warmSequence(REWARM_REQUESTS))
   const timed = await runSequence(baseUrl, paths, duration, pauseAt === undefined ? undefined : {
     requests: pauseAt,
     run: async () => {
