@@ -1,9 +1,9 @@
 /**
  * Query workers and V8's own threads give way to the server's thread (issue 9 item 2, issue 24
  * item 6). On Linux every thread has its own nice value: a query worker raises its own to 10 when
- * it starts, and the server raises V8's helper threads' to 19 at start, so that when they keep a
- * core busy the main thread, which answers probes, 304s, kept responses and lookups, is scheduled
- * first instead of taking turns with them. Elsewhere, or without `/proc`, nothing changes.
+ * it starts, and the server raises V8's helper threads' to 19 once it is ready, so that when they
+ * keep a core busy the main thread, which answers probes, 304s, kept responses and lookups, is
+ * scheduled first instead of taking turns with them. Elsewhere, or without `/proc`, nothing changes.
  */
 import { readdirSync, readFileSync, readlinkSync } from "node:fs"
 import { constants, setPriority } from "node:os"
@@ -48,10 +48,10 @@ export const giveWayToMainThread = (nice: number = QUERY_THREAD_NICE): void => {
  * kept the main thread off its core for a whole time slice while the other core served the client:
  * 3.2 and 3.5 ms with a lookup waiting (`perf` sampling both cores: the main thread runnable behind
  * a Maglev and a Turbofan job). The server's thread families (records, pedigrees, progeny; three
- * passes of each on three fresh servers, 27 sequences a batch) failed
- * the first-use rule in 14 of 54 sequences with the helpers at nice 0, 8 at nice 10, 5 at nice 19;
- * lowered at ready as the server does, 6 of 54 against 11 of 54 unlowered in alternated batches.
- * At 19 they run on what the main thread and the query workers leave.
+ * passes of each on three fresh servers, 27 sequences a batch) failed the first-use rule in 14 of
+ * 54 sequences with the helpers at nice 0, 8 at nice 10, 5 at nice 19; lowered at ready as the
+ * server does, 6 of 54 against 11 of 54 unlowered in alternated batches. At 19 they run on what
+ * the main thread and the query workers leave.
  */
 export const lowerV8Helpers = (): number => {
   let lowered = 0

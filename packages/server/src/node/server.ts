@@ -206,10 +206,11 @@ const REHEARSAL_LIMIT_MS = 10_000
 export const makeNodeServer = (frontDoor?: FrontDoor, rehearsal?: Rehearsal): Server => new PublicServer(frontDoor, rehearsal)
 
 /**
- * The rehearsal `REHEARSAL_PASSES` asks for, over the loaded data (none for 0 passes or no data);
- * at its end, logged, V8's helper threads are lowered below the requests (`lowerV8Helpers`): not
- * at start, where their compile jobs speed the load, the workers' warm-ups and the rehearsal
- * (lowered from the process's start instead, `--starts` on the plain extract 3.42 → 4.24 and 3.09 → 3.66 s in two pairs).
+ * The rehearsal `REHEARSAL_PASSES` asks for, over the loaded data (none for 0 passes or no data).
+ * At its end, logged, the server is ready and V8's helper threads are lowered below the requests
+ * (`lowerV8Helpers`); not before, where their compile jobs speed the load, the workers' warm-ups and
+ * the rehearsal (lowered from the process's start instead, `--starts` on the plain extract 3.42 →
+ * 4.24 and 3.09 → 3.66 s in two pairs). Without a rehearsal they keep Node's priority.
  */
 const rehearsalOf = Effect.gen(function*() {
   const { rehearsalPasses } = yield* Settings
