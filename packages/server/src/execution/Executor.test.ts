@@ -40,7 +40,8 @@ import { Telemetry } from "../telemetry.ts"
 import { FAMILY } from "../testing/family.ts"
 import { parsePrometheus, sampleValue } from "../testing/prometheus.ts"
 import { call, testServer, TRUSTED_LOOPBACK } from "../testing/server.ts"
-import { eventually } from "../testing/time.ts"
+import { eventually, realSleep } from "../testing/time.ts"
+import type { Turns } from "../node/turns.ts"
 import { Executor, type ExecutorShape } from "./Executor.ts"
 
 const RECORDS = syntheticRecords(3000, 7)
@@ -155,6 +156,26 @@ describe("a worker that dies", () => {
         const after = yield* executor.answer(suggest(RECORDS[0].nom ?? "a"))
         assert.include(new TextDecoder().decode(after), "resultats")
         assert.strictEqual(restarts(), 1)
+      }))
+  })
+})
+
+describe("the workers' answers", () => {
+  // Turns that hold every task until the test runs it: the server thread's next turn, by hand.
+  const held: Array<() => void> = []
+  const holding: Turns = { run: (task) => void held.push(task), waiting: () => held.length }
+  layer(Executor.pool(1, undefined, holding).pipe(Layer.provideMerge(Layer.mergeAll(dataset, Telemetry.layer))), { timeout: 30_000 })((it) => {
+    it.effect("resume their requests in the server thread's turns, not in the worker's message", () =>
+      Effect.gen(function*() {
+        const executor = yield* Executor
+        const asked = yield* Effect.forkChild(executor.answer({ endpoint: "suggest", query: { q: RECORDS[0].nom ?? "a", limite: 5 } as SearchQuery }))
+        // The worker has answered: its answer waits for a turn, and the request with it.
+        yield* eventually(() => held.length === 1)
+        yield* realSleep(20)
+        assert.isUndefined(asked.pollUnsafe(), "the request was resumed outside the turns")
+        held.shift()!()
+        assert.include(new TextDecoder().decode(yield* Fiber.join(asked)), "resultats")
+        assert.strictEqual(held.length, 0)
       }))
   })
 })
