@@ -5,7 +5,7 @@ import type { Parentage } from "../query/consanguinite/cutGraph.ts"
 import { geneticColumns } from "./columns.ts"
 import { rowPedigree } from "./ordered.ts"
 import { coancestryTable, pedigreeArbitrary } from "./pedigree.fixtures.ts"
-import { animalsWithChildren, isRelative, lineOf, noRelative, relationshipAt, relationshipRow, relativesOf } from "./relationshipRow.ts"
+import { animalsWithChildren, isRelative, lineOf, noRelative, pairRelationship, relationshipAt, relationshipRow, relativesOf } from "./relationshipRow.ts"
 
 /** Each animal's children through either link, as the Dataset's progeny index lists them. */
 const childrenOf = ({ dam, sire }: Parentage): Postings => {
@@ -82,6 +82,28 @@ describe("relationshipRow", () => {
       }),
       { numRuns: 150 }
     )
+  })
+
+  it("one pair's a(i, j) through their ancestries alone is the tabular relationship, for every i and j (1e-12)", () => {
+    fc.assert(
+      fc.property(pedigreeArbitrary(40), ({ birthDam, birthSire, parentage, rowOf: rows }) => {
+        const table = coancestryTable(birthSire, birthDam)
+        const pedigree = rowPedigree(parentage, geneticColumns(parentage))
+        for (let b = 0; b < table.length; b++) {
+          for (let c = 0; c < table.length; c++) expect(Math.abs(pairRelationship(pedigree, rows[b], rows[c]) / 2 - table[b][c])).toBeLessThan(1e-12)
+        }
+      }),
+      { numRuns: 150 }
+    )
+  })
+
+  it("one pair by hand: half-siblings, a sire and his daughter, an inbred animal with itself, an unrelated one, a grandsire on both sides", () => {
+    // 0 × 1 -> 3; 0 × 2 -> 4; 3 × 4 -> 5 (half-siblings mated: F = 1/8); 6 unrelated.
+    const sire = Int32Array.from([-1, -1, -1, 0, 0, 3, -1])
+    const dam = Int32Array.from([-1, -1, -1, 1, 2, 4, -1])
+    const parentage = { sire, dam }
+    const pedigree = rowPedigree(parentage, geneticColumns(parentage))
+    expect([[3, 4], [0, 3], [5, 5], [6, 5], [5, 0]].map(([i, j]) => pairRelationship(pedigree, i, j))).toEqual([0.25, 0.5, 1.125, 0, 0.5])
   })
 
   it("no relative of i by a walk up j's ancestry exactly when the walk down from i's line does not reach j", () => {

@@ -14,7 +14,7 @@ import { foldValue } from "../text/fold.ts"
 import type { QueryResult } from "./errors.ts"
 import { foldedCodes } from "../dataset/foldedCodes.ts"
 import { type FilterInput, resolveFilters } from "./filters.ts"
-import { breedParente, noRelativeOf, relationshipRowOf, relativesOfRow, single } from "./genetique.ts"
+import { breedParente, noRelativeOf, pairRelationshipOf, relationshipRowOf, relativesOfRow, single } from "./genetique.ts"
 import { paginationLinks } from "./paginate.ts"
 import { compareIds } from "./progenyColumns.ts"
 import { anneeOf, idOf, nomOf, raceOf, resume } from "./record.ts"
@@ -47,11 +47,12 @@ export const etalons = (
 /**
  * F of the foal of `pere` × `mere` (rows) over all known generations, as the ranking gives it: a
  * test-mating page shows it beside the cut's F of `/v1/accouplements`. An unrelated pair is told
- * by the walk up his ancestry alone; a related one needs her row.
+ * by the walk up his ancestry alone; a related one is swept over their two ancestries
+ * (`pairRelationship`), not her whole row: one stallion, not the ranking's hundreds.
  */
 export const foalCoefficient = (data: DatasetData, pere: number, mere: number): number => {
   if (noRelativeOf(data, mere)(pere)) return 0
-  return relationshipAt(relationshipRowOf(data, relativesOfRow(data, mere)), pere) / 2
+  return pairRelationshipOf(data, mere, pere) / 2
 }
 
 const maleCodes = (data: DatasetData): ReadonlyArray<number> => foldedCodes(data.sexe, foldValue("Male"))

@@ -18,7 +18,7 @@ import { diversityHeld, diversityOf } from "../genetics/diversity.ts"
 import { type OrderedPedigree, rowPedigree } from "../genetics/ordered.ts"
 import { loadYear, type ReferencePopulation, referencePopulation } from "../genetics/reference.ts"
 import { type GroupShares, groupShares, meanCoancestryWith } from "../genetics/groupCoancestry.ts"
-import { animalsWithChildren, lineOf, noRelative, type RelationshipRow, relationshipRow, type Relatives, relativesOf } from "../genetics/relationshipRow.ts"
+import { animalsWithChildren, lineOf, noRelative, pairRelationship, type RelationshipRow, relationshipRow, type Relatives, relativesOf } from "../genetics/relationshipRow.ts"
 import { figuresOfSums, individualIncrease, trendColumnsOf, yearFigures } from "../genetics/trend.ts"
 import { wholeReference } from "../genetics/wholeExtract.ts"
 import type { Genetique, StatsGenetique } from "../schemas/genetique.ts"
@@ -219,6 +219,9 @@ export const noRelativeOf = (data: DatasetData, row: number): (j: number) => boo
   const line = new Set(lineOf(pedigree, row))
   return (j) => noRelative(pedigree, line, j)
 }
+
+/** a(i, j) of one pair, through their ancestries alone (relationshipRow.ts `pairRelationship`). */
+export const pairRelationshipOf = (data: DatasetData, i: number, j: number): number => pairRelationship(stateOf(data).pedigree, i, j)
 
 /** The row of the relationship matrix of the animal whose relatives are `relatives`, a(i, j) for every j. */
 export const relationshipRowOf = (data: DatasetData, relatives: Relatives): RelationshipRow =>
