@@ -8,6 +8,9 @@
  * read what arrived meanwhile: what needs no execution (a probe, a 304, a kept response) is
  * answered as it is read, and the lookups keep their order.
  *
+ * The query workers' answers resume their requests in turns of their own, for the same reason
+ * (`execution/Executor.ts`: Node reads a worker's messages in a loop while more arrive).
+ *
  * A task that throws is reported (`onThrow`) and the others run: a throw left to `setImmediate`
  * would reach Node's `uncaughtException` and stop the process.
  */
