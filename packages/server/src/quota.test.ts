@@ -136,7 +136,7 @@ describe("unitsOf", () => {
   it("declares an execution cost for each family whose cost grows with the data or the depth (ms of CPU at full scale)", () => {
     assert.deepStrictEqual(Object.fromEntries([...costs].sort(([a], [b]) => (a < b ? -1 : 1))), {
       "/explorer/accouplements": 20,
-      "/explorer/accouplements/essai": 10,
+      "/explorer/accouplements/essai": 4,
       "/explorer/equides": 10,
       "/explorer/equides/:id": 0.5,
       "/explorer/equides/:id/descendance": 0.5,
