@@ -18,6 +18,9 @@
  * most often all a ranking needs. At full scale, for the mares costing most: the row 49–65 ms
  * before, the relatives 13–15 ms and the row 16–20 ms after (one thread, the machine shared).
  *
+ * One pair's a(i, j) alone (`pairRelationship`: a test mating's F over all generations) needs no
+ * walk down to i's relatives: the same up sweep, then the sweep down over i's and j's ancestries.
+ *
  * D needs the F of i's ancestors. The load keeps F in single precision (seven digits); here they
  * are computed again in double precision over i's ancestors alone (an ancestor's F depends on its
  * own ancestors only: inbreeding.ts on that sub-pedigree), so that the row is exact to rounding.

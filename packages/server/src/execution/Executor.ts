@@ -133,7 +133,7 @@ const prepare = (size: number, spec?: WorkerSpec) =>
   Effect.acquireRelease(Effect.sync(() => QueryPool.prepare(size, spec)), (pool) => Effect.promise(() => pool.close()))
 
 /** The share of each turn of the server thread's event loop that the workers' answers resume requests in. */
-export const REPLY_BUDGET_MS = 1
+const REPLY_BUDGET_MS = 1
 
 /**
  * The executor over a pool's threads, the Dataset handed to them (shared first if it is not); it is
