@@ -73,8 +73,9 @@ export const EXPLORER_EXECUTION_MS: Readonly<Record<string, number>> = {
   [EXPLORER_GENETICS]: 40,
   // As /v1/accouplements/etalons (one indirect pass and the candidates read once, docs/decisions.md).
   [EXPLORER_MATINGS]: 20,
-  // As /v1/accouplements (0.5 ms) and the pair's F over all generations through their two ancestries: at full scale
-  // 4.1 ms over HTTP (p50, cache off) for the warm-up's related pair, 2.7 for an unrelated one (docs/decisions.md).
+  // As /v1/accouplements (0.5 ms) and the pair's F over all generations through their two ancestries: at full scale,
+  // over HTTP with the cache off, 300 varied pairs p50 2.0 / 1.8 ms, p90 3.0 / 2.5 (plain / hard extract), the
+  // warm-up's deep related pair 4.1 ms (docs/decisions.md).
   [EXPLORER_MATING]: 4
 }
 
