@@ -89,6 +89,14 @@ export const hasTokenIn = (data: DatasetData, row: number, lo: number, hi: numbe
   return false
 }
 
+/** Fame order, the order of every token's postings: more direct descendants first, then name rank (folded name, then file order). */
+export const fameCompare = (data: DatasetData, a: number, b: number): number => {
+  const o = data.progeny.offsets
+  const pa = o[a + 1] - o[a]
+  const pb = o[b + 1] - o[b]
+  return pa !== pb ? pb - pa : data.nameRank[a] - data.nameRank[b]
+}
+
 /** True when two rows' names fold alike (they tie in name order). */
 export const sameFoldedName = (data: DatasetData, a: number, b: number): boolean => data.nameKey[a] === data.nameKey[b]
 

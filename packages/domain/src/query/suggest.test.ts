@@ -148,18 +148,41 @@ describe("suggest cost (regression: bounded by limite, not by the matches)", () 
 
   it("keeps multi-word queries correct on every driver", () => {
     const strategies = new Set<string>()
-    for (const q of ["A ba", "STAR A", "LOLO RI", "ALUS M", "A A"]) {
+    for (const q of ["A ba", "STAR A", "LOLO RI", "ALUS M", "A A", "ABA ALAL", "AIX ALI"]) {
       const stats: SuggestStats = { strategy: "", visited: 0, tokens: 0 }
       expect(suggest(data, q, 10, stats)).toEqual(naiveSuggest(rows, q, 10))
       strategies.add(stats.strategy)
     }
-    expect([...strategies].sort()).toEqual(["prefix", "prefix→exact-word by length", "prefix→exact-word by tokens"])
+    expect([...strategies].sort()).toEqual([
+      "prefix",
+      "prefix→exact-word by bits",
+      "prefix→exact-word by length",
+      "prefix→exact-word by tokens"
+    ])
+  })
+
+  it("answers a frequent whole word with any last word by its bits, as the naive scan does", () => {
+    // The words the Dataset keeps a bitset of (at least 1/32 of the rows), each with every two-letter prefix.
+    const holding = new Map<string, Array<NaiveRow>>()
+    for (const row of rows) for (const word of new Set(row.words)) holding.set(word, [...holding.get(word) ?? [], row])
+    const frequent = [...holding].filter(([, those]) => those.length >= rows.length / 32)
+    const prefixes = [...new Set([...holding.keys()].map((word) => word.slice(0, 2)))]
+    let byBits = 0
+    for (const [word, those] of frequent) {
+      for (const prefix of prefixes) {
+        const q = `${word} ${prefix}`
+        const stats: SuggestStats = { strategy: "", visited: 0, tokens: 0 }
+        expect(suggest(data, q, 10, stats), q).toEqual(naiveSuggest(those, q, 10))
+        if (stats.strategy === "prefix→exact-word by bits") byBits++
+      }
+    }
+    expect(byBits).toBeGreaterThan(frequent.length * prefixes.length / 2)
   })
 
   it("answers as before once each thread's scans are prepared", () => {
     const prepared = buildDataset(records)
     prepareWordScans(prepared)
-    for (const q of ["A ba", "STAR A", "LOLO RI", "ALUS M", "A A", "A", "JO"]) {
+    for (const q of ["A ba", "STAR A", "LOLO RI", "ALUS M", "A A", "ABA ALAL", "AIX ALI", "A", "JO"]) {
       expect(suggest(prepared, q, 10), q).toEqual(naiveSuggest(rows, q, 10))
     }
   })
@@ -168,11 +191,16 @@ describe("suggest cost (regression: bounded by limite, not by the matches)", () 
     const codes = resolveCodes("sexe", ["Femelle"], data.sexe)
     if (Result.isFailure(codes)) throw new Error(codes.failure.detail)
     const strategies = new Set<string>()
-    for (const q of ["A ba", "STAR A", "LOLO RI", "ALUS M", "A A", "A", "JO"]) {
+    for (const q of ["A ba", "STAR A", "LOLO RI", "ALUS M", "A A", "ABA ALAL", "AIX ALI", "A", "JO"]) {
       const stats: SuggestStats = { strategy: "", visited: 0, tokens: 0 }
       expect(suggest(data, q, 10, stats, codes.success), q).toEqual(naiveSuggest(rows.filter((row) => row.sexe === "Femelle"), q, 10))
       strategies.add(stats.strategy)
     }
-    expect([...strategies].sort()).toEqual(["prefix", "prefix→exact-word by length", "prefix→exact-word by tokens"])
+    expect([...strategies].sort()).toEqual([
+      "prefix",
+      "prefix→exact-word by bits",
+      "prefix→exact-word by length",
+      "prefix→exact-word by tokens"
+    ])
   })
 })

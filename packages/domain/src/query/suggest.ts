@@ -26,7 +26,7 @@ import type { DatasetData } from "../dataset/DatasetData.ts"
 import { foldWords } from "../text/fold.ts"
 import { parameterRequired, valueNotAdmitted } from "../refusal/messages.ts"
 import { InvalidParameter, type QueryResult } from "./errors.ts"
-import { exactToken, tokensOfLength } from "./nameTokens.ts"
+import { exactToken, fameCompare, tokensOfLength } from "./nameTokens.ts"
 import { holdsEvery, scanWord, scoreOf, type Suggestion, type SuggestStats } from "./suggestByWord.ts"
 import { allowedTable } from "./terms.ts"
 
@@ -55,14 +55,6 @@ export const checkQ = (q: string | undefined): QueryResult<string> =>
     : Result.succeed(q)
 
 // ---------------------------------------------------------------------------------------------
-
-/** Fame order: more direct descendants first, then name rank (folded name, then file order). */
-export const fameCompare = (data: DatasetData, a: number, b: number): number => {
-  const o = data.progeny.offsets
-  const pa = o[a + 1] - o[a]
-  const pb = o[b + 1] - o[b]
-  return pa !== pb ? pb - pa : data.nameRank[a] - data.nameRank[b]
-}
 
 /** Score of the last query word against one word of a name (0 when it is not a prefix). */
 export const wordScore = (last: string, word: string): number =>

@@ -1,7 +1,12 @@
 /**
  * The drive of a multi-word suggestion by the postings of its rarest whole word (fame order), for a
- * rare combination of frequent words (`suggest.ts`). Two scans answer it alike:
+ * rare combination of frequent words (`suggest.ts`). Three scans answer it alike:
  *
+ * - **by bits** (`scanByBits`), when the rarest whole word is frequent enough for the Dataset to
+ *   keep its rows as a bitset (`prefixSets`): for each length of the completions of the last word,
+ *   shortest first, their postings are read, one bit telling whether a row holds the whole word.
+ *   It reads the completions' postings, never the whole word's: `l'o` read 216 000 postings of `l`
+ *   for the 55 000 rows of `o`, and `du m` 884 000 of `du` twice, 10 ms warm.
  * - **by length** (`scanByLength`): for each length of the completions of the last word, shortest
  *   first, the rows of the completions of that length are marked in a bitset, and the rarest word's
  *   postings are read until `limite` rows are found. It reads the postings and the bitset, both
@@ -15,7 +20,7 @@
 import type { DatasetData } from "../dataset/DatasetData.ts"
 import { hasBit, wordsFor } from "../dataset/bits.ts"
 import { dictionarySize, dictionaryValue } from "../dataset/columns.ts"
-import { hasTokenIn, prefixRange, prefixSet, tokensOfLength } from "./nameTokens.ts"
+import { fameCompare, hasTokenIn, prefixRange, prefixSet, tokensOfLength } from "./nameTokens.ts"
 
 export interface Suggestion {
   readonly row: number
@@ -124,7 +129,8 @@ const clearRows = (bits: Uint32Array, rows: Uint32Array, from: number, to: numbe
 }
 
 /**
- * The rows of `postings.rows[from..to)` marked in `bits`, not yet `taken`, of a sex `admitted`, that
+ * The rows of `postings.rows[from..to)` set in `bits` (a length's completions marked, or a whole
+ * word's rows), not yet `taken`, of a sex `admitted`, that
  * hold `others`, appended to `found` (row numbers only: an array of one kind of element whatever it
  * holds) until it holds `max`; answers where it stopped.
  */
@@ -182,6 +188,36 @@ const scanByLength = (data: DatasetData, query: WordQuery, completions: Completi
     const score = scoreOf(last, length)
     for (const row of found) results.push({ row, score })
     st.visited += reached - start
+  }
+  return results
+}
+
+/**
+ * The scan by bits: the rows of each length's completions that hold the whole word (`wordBits`).
+ * Each completion's postings are in fame order, so each is read only until it gave the rest of the
+ * page; several completions of one length are then merged by fame. A row read past the page at
+ * that length is marked taken but never offered again: the page is full after it.
+ */
+const scanByBits = (data: DatasetData, query: WordQuery, completions: Completions, wordBits: Uint32Array, st: SuggestStats): Array<Suggestion> => {
+  const { rarest, exact, last, max, admitted } = query
+  const names = data.names
+  const { offsets } = names.rows
+  const others = exact.filter((t) => t !== rarest)
+  const results: Array<Suggestion> = []
+  const taken = new Set<number>()
+  for (const length of completions.lengths) {
+    const rest = max - results.length
+    if (rest === 0) break
+    const ofLength = tokensOfLength(names, length, last)
+    st.tokens += ofLength.length
+    const found: Array<number> = []
+    for (const t of ofLength) {
+      const reached = takeMarked(data, wordBits, offsets[t], offsets[t + 1], taken, admitted, others, found, found.length + rest)
+      st.visited += reached - offsets[t]
+    }
+    if (ofLength.length > 1) found.sort((a, b) => fameCompare(data, a, b))
+    const score = scoreOf(last, length)
+    for (let k = 0; k < found.length && k < rest; k++) results.push({ row: found[k], score })
   }
   return results
 }
@@ -303,6 +339,11 @@ const scanByTokens = (data: DatasetData, query: WordQuery, completions: Completi
 export const scanWord = (data: DatasetData, query: WordQuery, st: SuggestStats): Array<Suggestion> => {
   const completions = completionsOf(data, query.last)
   if (completions === undefined) return []
+  const wordSet = prefixSet(data, query.rarest, query.rarest + 1)
+  if (wordSet !== undefined) {
+    st.strategy += " by bits"
+    return scanByBits(data, query, completions, wordSet.bits, st)
+  }
   const byLength = scanByLength(data, query, completions, st)
   if (byLength !== undefined) {
     st.strategy += " by length"
@@ -325,21 +366,26 @@ const MAX_WARM_ROWS = 100
  * two tokens whose postings are nearest `size / WARM_WORD_SHARE` (17 000 at full scale): the
  * completion whole (its rows marked, then the whole word's read) and its first letter (too many
  * rows to mark: the scan by length gives up, the scan by tokens reads the whole word's), with the
- * whole word alone and with the completion as a second whole word.
+ * whole word alone and with the completion as a second whole word. The scan by bits reads the same
+ * completions for the most frequent whole word, when it has its bitset.
  */
 export const prepareWordScans = (data: DatasetData): void => {
   const { offsets } = data.names.rows
   const target = data.size / WARM_WORD_SHARE
-  const distance = (t: number) => Math.abs(offsets[t + 1] - offsets[t] - target)
+  const count = (t: number) => offsets[t + 1] - offsets[t]
+  const distance = (t: number) => Math.abs(count(t) - target)
   let word = -1
   let completion = -1
+  let frequent = -1
   for (let t = 0; t < dictionarySize(data.names.tokens); t++) {
+    if (frequent < 0 || count(t) > count(frequent)) frequent = t
     if (word < 0 || distance(t) < distance(word)) {
       completion = word
       word = t
     } else if (completion < 0 || distance(t) < distance(completion)) completion = t
   }
   if (word < 0 || completion < 0) return
+  const frequentSet = prefixSet(data, frequent, frequent + 1)
   const text = dictionaryValue(data.names.tokens, completion)
   const st: SuggestStats = { strategy: "", visited: 0, tokens: 0 }
   const everySex = new Uint8Array(dictionarySize(data.sexe.values)).fill(1)
@@ -348,10 +394,13 @@ export const prepareWordScans = (data: DatasetData): void => {
     if (completions === undefined) continue
     for (const admitted of [undefined, everySex]) {
       // One whole word, and two (the rows then tested for the other).
-      for (const exact of [[word], [word, completion]]) {
-        const query: WordQuery = { rarest: word, exact, last, max: MAX_WARM_ROWS, admitted }
+      for (const other of [[], [completion]]) {
+        const query: WordQuery = { rarest: word, exact: [word, ...other], last, max: MAX_WARM_ROWS, admitted }
         scanByLength(data, query, completions, st)
         scanByTokens(data, query, completions, st)
+        if (frequentSet !== undefined) {
+          scanByBits(data, { ...query, rarest: frequent, exact: [frequent, ...other] }, completions, frequentSet.bits, st)
+        }
       }
     }
   }

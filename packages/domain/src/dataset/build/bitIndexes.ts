@@ -53,9 +53,11 @@ export const MAX_PREFIX_SETS = 96
 
 /**
  * Bitsets of the token ranges (the tokens sharing a prefix, contiguous in sorted order) whose
- * rows are at least 1/PREFIX_SHARE of all, at every prefix length; a range reached by several
- * prefixes (`D`, `DU` when every D-word is a DU-word) is kept once. Only ranges inside a large
- * one can be large: the walk descends from the whole token list, one letter at a time.
+ * rows are at least 1/PREFIX_SHARE of all, at every prefix length, and of the whole words (one
+ * token) as frequent: a query's frequent whole word is then one bit per row it tests
+ * (`suggestByWord.ts`). A range reached several ways (`D`, `DU` when every D-word is a DU-word) is
+ * kept once. Only ranges inside a large one can be large: the walk descends from the whole token
+ * list, one letter at a time.
  */
 export const prefixSets = (tokens: ReadonlyArray<string>, postings: Postings, size: number): PrefixSets => {
   const words = wordsFor(size)
@@ -63,6 +65,16 @@ export const prefixSets = (tokens: ReadonlyArray<string>, postings: Postings, si
   const candidates: Array<{ readonly lo: number; readonly hi: number; readonly bits: Uint32Array; readonly count: number }> = []
   const seen = new Set<number>()
   const large = (lo: number, hi: number): boolean => postings.offsets[hi] - postings.offsets[lo] >= threshold
+  const keep = (lo: number, hi: number): void => {
+    const key = lo * (tokens.length + 1) + hi
+    if (seen.has(key)) return
+    seen.add(key)
+    const bits = new Uint32Array(words)
+    setBits(bits, postings.rows.subarray(postings.offsets[lo], postings.offsets[hi]))
+    const count = countBits(bits)
+    if (count >= threshold) candidates.push({ lo, hi, bits, count })
+  }
+  for (let t = 0; t < tokens.length; t++) if (large(t, t + 1)) keep(t, t + 1)
   // Ranges of tokens sharing their first `length` characters, to split on the next one.
   let level: Array<readonly [number, number]> = large(0, tokens.length) ? [[0, tokens.length]] : []
   for (let length = 1; level.length > 0; length++) {
@@ -77,14 +89,7 @@ export const prefixSets = (tokens: ReadonlyArray<string>, postings: Postings, si
         while (hi < to && tokens[hi].startsWith(prefix)) hi++
         if (large(lo, hi)) {
           next.push([lo, hi])
-          const key = lo * (tokens.length + 1) + hi
-          if (!seen.has(key)) {
-            seen.add(key)
-            const bits = new Uint32Array(words)
-            setBits(bits, postings.rows.subarray(postings.offsets[lo], postings.offsets[hi]))
-            const count = countBits(bits)
-            if (count >= threshold) candidates.push({ lo, hi, bits, count })
-          }
+          keep(lo, hi)
         }
         lo = hi
       }
