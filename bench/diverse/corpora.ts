@@ -8,6 +8,7 @@
 import { Rng, Weighted } from "../../packages/ingest/src/generate/prng.ts"
 import { query, words } from "../routes.ts"
 import { shuffle } from "./random.ts"
+import type { ExplorerTwinName } from "./explorerTwins.ts"
 import type { Parent, Sample, SampleRow } from "./sample.ts"
 
 export const FAMILY_NAMES = [
@@ -30,7 +31,7 @@ export const FAMILY_NAMES = [
 ] as const
 /** A family drawn for a route of the API no family above covers (`routeFamilies.ts`): `api <its discovery key>`. */
 export type RouteFamilyName = `api ${string}`
-export type FamilyName = (typeof FAMILY_NAMES)[number] | RouteFamilyName
+export type FamilyName = (typeof FAMILY_NAMES)[number] | RouteFamilyName | ExplorerTwinName
 
 export interface Family {
   readonly name: FamilyName

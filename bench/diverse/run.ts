@@ -12,6 +12,7 @@ import { formatMachine, type Machine, writeResult } from "../report.ts"
 import { type Description, getJson } from "../routes.ts"
 import { buildCorpora, type CorpusOptions, type Family } from "./corpora.ts"
 import { addHistograms, costRows, formatCosts } from "./executionCosts.ts"
+import { explorerTwins } from "./explorerTwins.ts"
 import { log, measureRun } from "./measureRun.ts"
 import { formatScaling, formatWorkers, summarizeWorkers, type WorkersResult } from "./report.ts"
 import { routeFamilies } from "./routeFamilies.ts"
@@ -59,10 +60,14 @@ export const drawFrom = async (server: Started, options: Pick<DiverseOptions, "c
   })
 }
 
-/** The varied families: the hand-drawn corpora, then one for every route on the workers they leave out. */
+/**
+ * The varied families: the hand-drawn corpora, then one for every route on the workers they leave
+ * out, then the explorer's pages that show a route's answer, on that route's paths.
+ */
 export const familiesOf = (sample: Sample, description: Description, options: CorpusOptions): Array<Family> => {
   const drawn = buildCorpora(sample, options)
-  return [...drawn, ...routeFamilies(endpointsOf(Api), description, sample, options, drawn)]
+  const api = [...drawn, ...routeFamilies(endpointsOf(Api), description, sample, options, drawn)]
+  return [...api, ...explorerTwins(api)]
 }
 
 /** The sample and the varied families, asked of `sampler` (a server of their own), which is then stopped. */
