@@ -172,13 +172,10 @@ const PREPARED_RECORDS = 500
 
 /**
  * Every breed that a spelling carried by `PREPARED_RECORDS` records or more starts, made in this thread
- * now (its reference population and mean F, `breedOf`, and its members' shares, `sharesOf`) rather
- * than on its first request. The Dataset holds only the breeds of a large ancestry; a record page of
- * another large breed (Quarter Horse, Appaloosa: 2 000–5 500 records) was 3–10 ms as a worker's first
- * of its breed, against 1 ms after, and a Quarter Horse mare's stallion ranking 28 ms against 6, its
- * shares made then (issue 24 item 6). The shares of the seven such breeds at 4.45 M records take
- * 72–88 ms of each thread's warm-up and hold 48 000 values, within `SHARES_KEPT`. Answers how many
- * breeds it made (those the Dataset holds are not).
+ * now (its reference population and mean F, `breedOf`) rather than on its first request. The
+ * Dataset holds only the breeds of a large ancestry; a record page of another large breed (Quarter
+ * Horse, Appaloosa: 2 000–5 500 records) was 3–10 ms as a worker's first of its breed, against 1 ms
+ * after (issue 24 item 6). Answers how many breeds it made (those the Dataset holds are not).
  */
 export const prepareBreeds = (data: DatasetData, minRecords: number = PREPARED_RECORDS): number => {
   const { rows } = data.race
@@ -189,7 +186,7 @@ export const prepareBreeds = (data: DatasetData, minRecords: number = PREPARED_R
     const key = breedKey(codes)
     if (made.has(key) || heldBreed(data.breedShares, codes) !== undefined) continue
     made.add(key)
-    sharesOf(data, codes, breedOf(data, codes))
+    breedOf(data, codes)
   }
   return made.size
 }
