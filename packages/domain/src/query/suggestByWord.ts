@@ -5,8 +5,9 @@
  * - **by bits** (`scanByBits`), when the rarest whole word is frequent enough for the Dataset to
  *   keep its rows as a bitset (`prefixSets`): for each length of the completions of the last word,
  *   shortest first, their postings are read, one bit telling whether a row holds the whole word.
- *   It reads the completions' postings, never the whole word's: `l'o` read 216 000 postings of `l`
- *   for the 55 000 rows of `o`, and `du m` 884 000 of `du` twice, 10 ms warm.
+ *   It reads the completions' postings, never the whole word's, which the scan by length read once
+ *   per length: `l'o` 0.4 ms instead of 2.6 (216 000 postings of `L` read for the 55 000 rows of
+ *   `O`), `du m` 1.4 instead of 10 (884 000 of `DU`, twice), warm at 4.45 M rows.
  * - **by length** (`scanByLength`): for each length of the completions of the last word, shortest
  *   first, the rows of the completions of that length are marked in a bitset, and the rarest word's
  *   postings are read until `limite` rows are found. It reads the postings and the bitset, both
@@ -130,9 +131,9 @@ const clearRows = (bits: Uint32Array, rows: Uint32Array, from: number, to: numbe
 
 /**
  * The rows of `postings.rows[from..to)` set in `bits` (a length's completions marked, or a whole
- * word's rows), not yet `taken`, of a sex `admitted`, that
- * hold `others`, appended to `found` (row numbers only: an array of one kind of element whatever it
- * holds) until it holds `max`; answers where it stopped.
+ * word's rows), not yet `taken`, of a sex `admitted`, that hold `others`, appended to `found` (row
+ * numbers only: an array of one kind of element whatever it holds) until it holds `max`; answers
+ * where it stopped.
  */
 const takeMarked = (
   data: DatasetData,
