@@ -31,9 +31,9 @@ export class SearchApi extends HttpApiGroup.make("search")
         // A first letter at the default limite, and a whole word then the start of another (the subject's name's):
         // a name typed on takes the multi-word path, whose first run on each worker took 8–10 ms at full scale
         // (issue 24 item 6). Its two letters and its one letter take the scan by the rarest word's two ways
-        // (by length, by its rows' tokens: `suggestByWord.ts`; the third, by a frequent whole word's bits, is warmed
-        // by `prepareWordScans`); at 4.45 M rows the second is a fifth of the
-        // bench's search queries, and its first runs after ready were 2–4 times its warm ones when unwarmed.
+        // (by length, by its rows' tokens: `suggestByWord.ts`); at 4.45 M rows the second is a fifth of the
+        // bench's search queries, and its first runs after ready were 2–4 times its warm ones when unwarmed. The
+        // third way, by a frequent whole word's bits, is warmed by `prepareWordScans` on the most frequent word.
         warms: ({ words: [first, second] }) => [
           ...(first === undefined ? [] : [{ endpoint: "suggest" as const, query: { q: first.slice(0, 1) } }]),
           ...(second === undefined ? [] : [2, 1].map((letters) => ({ endpoint: "suggest" as const, query: { q: `${first} ${second.slice(0, letters)}` } })))

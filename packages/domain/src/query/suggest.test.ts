@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Result from "effect/Result"
 import fc from "fast-check"
 import { buildDataset } from "../dataset/Dataset.ts"
-import { compareText, datasetArbitrary, type NaiveRow, naiveRows, syntheticRecords, variantArbitrary } from "../testing/arbitraries.ts"
+import { compareText, datasetArbitrary, type NaiveRow, naiveRows, rowsByWord, syntheticRecords, variantArbitrary } from "../testing/arbitraries.ts"
 import { idN } from "../testing/ids.ts"
 import { foldWords } from "../text/fold.ts"
 import { resolveCodes } from "./filters.ts"
@@ -163,8 +163,7 @@ describe("suggest cost (regression: bounded by limite, not by the matches)", () 
 
   it("answers a frequent whole word with any last word by its bits, as the naive scan does", () => {
     // The words the Dataset keeps a bitset of (at least 1/32 of the rows), each with every two-letter prefix.
-    const holding = new Map<string, Array<NaiveRow>>()
-    for (const row of rows) for (const word of new Set(row.words)) holding.set(word, [...holding.get(word) ?? [], row])
+    const holding = rowsByWord(rows)
     const frequent = [...holding].filter(([, those]) => those.length >= rows.length / 32)
     const prefixes = [...new Set([...holding.keys()].map((word) => word.slice(0, 2)))]
     let byBits = 0

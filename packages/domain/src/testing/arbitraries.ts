@@ -342,6 +342,19 @@ export const naiveRows = (records: ReadonlyArray<SourceRecord>): Array<NaiveRow>
   })
 }
 
+/** The rows of each folded word of the names, each row once per word, in row order. */
+export const rowsByWord = (rows: ReadonlyArray<NaiveRow>): Map<string, Array<NaiveRow>> => {
+  const byWord = new Map<string, Array<NaiveRow>>()
+  for (const row of rows) {
+    for (const word of new Set(row.words)) {
+      let those = byWord.get(word)
+      if (those === undefined) byWord.set(word, those = [])
+      those.push(row)
+    }
+  }
+  return byWord
+}
+
 /** Code-unit comparison, as the Dataset's sorted indexes use. */
 export const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
