@@ -47,6 +47,16 @@ export const FIRST_USE = 50
 /** Issue 24 item 6: no request of a family's first use slower than this many times its warm p99. */
 export const FIRST_USE_FACTOR = 3
 /**
+ * Sequences the timing thread runs against the bare server, unrecorded, before it times anything.
+ * Its warm-up against a server of its own (`sequenceWorker.ts`) leaves part of its client to be
+ * compiled against a real server's answers: in 13 fresh threads, each thread's first two sequences
+ * against a bare `node:http` server had a request over 3× their warm p99 (#19–#41, 0.5–2.8 ms
+ * against p99s of 0.09–0.13 ms), the third in 7 threads, the later ones 2 of 24, with the server
+ * warmed beforehand or not. Unrehearsed, a run's first families were timed in those sequences
+ * (28 November, fifteenth session, `docs/performance.md`).
+ */
+export const CLIENT_REHEARSALS = 3
+/**
  * A family's walk under load holds at most `duration` × this many paths: autocannon builds every
  * request of a walk before sending any (about 15 µs each on a busy machine), and the connections'
  * 10 s time-outs run meanwhile. Above what the bare server answers here, so a walk ends by time.
@@ -208,7 +218,9 @@ export const bareSizes = (single: Partial<Record<FamilyName, Single>>): Array<nu
 /** The bare server on one connection, then each family's single executions on a fresh server, all timed on `sequences`. */
 const singleExecutions = async (sequences: SequenceThread, bare: Started, executing: ReadonlyArray<Family>, options: RunOptions) => {
   log("bare node:http, one connection")
-  const bareSingle = summarizeSingle(await sequences.run(bare.baseUrl, PackedPaths.of(Array.from({ length: 1_000_000 }, () => "/")), options.duration))
+  const barePaths = PackedPaths.of(Array.from({ length: 1_000_000 }, () => "/"))
+  for (let rehearsal = 0; rehearsal < CLIENT_REHEARSALS; rehearsal++) await sequences.run(bare.baseUrl, barePaths, options.duration)
+  const bareSingle = summarizeSingle(await sequences.run(bare.baseUrl, barePaths, options.duration))
   // Every family packed before the server starts, so that nothing of this thread's runs between two families.
   const packed = executing.map((family) => ({ family, paths: PackedPaths.of(family.paths) }))
   log("single executions (1 connection, response cache off)")
