@@ -8,7 +8,6 @@ import { prepareQueries } from "@equides/domain/answers"
 import { attachDataset } from "@equides/ingest/shared"
 import { parentPort } from "node:worker_threads"
 import type { Reply, Request } from "./protocol.ts"
-import { giveWayToMainThread } from "./threadPriority.ts"
 import { youngCollectionDue, type YoungCollectionDue } from "./youngCollectionDue.ts"
 import { type perform, warmUp } from "./work.ts"
 
@@ -21,7 +20,7 @@ import { type perform, warmUp } from "./work.ts"
  * (`youngCollectionDue.ts`): a collection takes 0.2–0.3 ms in a worker whatever little there is
  * to collect, more than a cheap execution (`/v1/stats`, a mating) takes, and collecting after
  * each answer held the workers in collections 40–70 % of the time under those (docs/performance.md).
- * Some take 5–40 ms (a query worker's thread is below the others' priority, `threadPriority.ts`); the pool
+ * Some took 5–40 ms (the query workers at nice 10 then, `threadPriority.ts`); the pool
  * is told, through the `collectingYoung` cell, not to wait for it when another worker is free.
  */
 const collectYoung = globalThis.gc === undefined ? undefined : () => globalThis.gc?.({ type: "minor" })
@@ -47,7 +46,6 @@ export const serveQueries = (
 ): void => {
   const port = parentPort
   if (port === null) throw new Error("a query worker runs as a worker thread")
-  giveWayToMainThread()
   const reply = (message: Reply, transfer?: ReadonlyArray<ArrayBuffer>): void => port.postMessage(message, transfer)
   let data: DatasetData | undefined
   let collectingYoung: Int32Array = new Int32Array(1)

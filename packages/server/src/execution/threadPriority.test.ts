@@ -10,16 +10,17 @@ import { currentThreadId } from "./threadPriority.ts"
 /** The nice value of each thread of this process, by thread id. */
 const niceByThread = (): Map<number, number> => new Map(threadsSeen().map(({ id, nice }) => [id, nice]))
 
-describe("query workers give way to the server's thread", () => {
-  it.skipIf(!existsSync("/proc/thread-self"))("each query worker's thread runs at nice 10, the calling thread unchanged", async () => {
+describe("query workers keep the process's priority", () => {
+  it.skipIf(!existsSync("/proc/thread-self"))("each query worker's thread runs at the calling thread's nice value", async () => {
     const self = currentThreadId()!
     const before = niceByThread()
     const pool = QueryPool.prepare(2)
     try {
       await pool.attach(shareDataset(buildDataset([{ id: "Z4ogLhlkS2CeUdq0bZ0YFw", nom: "QABALAH MERCURY" }])).share)
       const after = niceByThread()
-      const lowered = [...after].filter(([tid, nice]) => !before.has(tid) && nice === 10)
-      expect(lowered.length).toBe(2)
+      const started = [...after].filter(([tid]) => !before.has(tid))
+      expect(started.length).toBeGreaterThanOrEqual(2)
+      expect(started.every(([, nice]) => nice === before.get(self))).toBe(true)
       expect(after.get(self)).toBe(before.get(self))
     } finally {
       await pool.close()

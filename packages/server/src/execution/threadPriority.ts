@@ -1,15 +1,20 @@
 /**
- * Query workers and V8's own threads give way to the server's thread (issue 9 item 2, issue 24
- * item 6). On Linux every thread has its own nice value: a query worker raises its own to 10 when
- * it starts, and the server raises V8's helper threads' to 19 once it is ready, so that when they
- * keep a core busy the main thread, which answers probes, 304s, kept responses and lookups, is
- * scheduled first instead of taking turns with them. Elsewhere, or without `/proc`, nothing changes.
+ * V8's own threads give way to the server's thread and the query workers (issue 9 item 2, issue 24
+ * item 6). On Linux every thread has its own nice value: the server raises V8's helper threads' to
+ * 19 once it is ready, so that when they keep a core busy the main thread, which answers probes,
+ * 304s, kept responses and lookups, and the query workers are scheduled first instead of taking
+ * turns with them. Elsewhere, or without `/proc`, nothing changes.
+ *
+ * The query workers keep the process's priority. At nice 10 (until 28 November) a worker handing
+ * back its answer woke the server's thread while it still held its port's lock (Node's
+ * `MessagePort` wakes the receiver before it lets go): woken on the worker's core, the server's
+ * thread took it, found the lock held and slept again; the worker, runnable but below it, then
+ * waited behind one of V8's helpers for a whole time slice of the scheduler (EEVDF, 3 ms), with
+ * the answer made. `perf sched` showed it on consanguinity's first request after a scrape: 3.2 and
+ * 4.9 ms between the worker's answer and the server's thread reading it, for 0.25 ms of execution.
  */
 import { readdirSync, readFileSync, readlinkSync } from "node:fs"
 import { constants, setPriority } from "node:os"
-
-/** The nice value of a query worker's thread (`PRIORITY_BELOW_NORMAL`). */
-const QUERY_THREAD_NICE = constants.priority.PRIORITY_BELOW_NORMAL
 
 /** The nice value of V8's helper threads (`PRIORITY_LOW`, the lowest). */
 const V8_HELPER_NICE = constants.priority.PRIORITY_LOW
@@ -28,10 +33,10 @@ export const currentThreadId = (): number | undefined => {
 }
 
 /**
- * Lowers the calling thread's priority (not the process's) to `nice`, where the system lets it: a
- * query worker's by default, the Parquet thread's lower still (`export/parquetThread.ts`).
+ * Lowers the calling thread's priority (not the process's) to `nice`, where the system lets it:
+ * the Parquet thread's (`export/parquetThread.ts`).
  */
-export const giveWayToMainThread = (nice: number = QUERY_THREAD_NICE): void => {
+export const giveWayToMainThread = (nice: number): void => {
   const thread = currentThreadId()
   if (thread === undefined) return
   try {

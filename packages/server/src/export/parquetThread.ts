@@ -4,7 +4,7 @@
  * collector grew for them: about 430 MiB at 4.45 M records) goes back to the system with the
  * thread, where a query worker that wrote it kept it for the server's lifetime. The thread reads
  * the columns the server serves (the Dataset's share, no copy when it is already shared), and runs
- * at the lowest priority, below the query workers (`threadPriority.ts`), so that the write takes
+ * at the lowest priority, below the requests' threads (`threadPriority.ts`), so that the write takes
  * what the requests leave of the cores.
  *
  * What its `workerData` holds (`ParquetJob`) and what it answers (`ParquetReply`) are here; its
