@@ -8,10 +8,12 @@
  * The query workers keep the process's priority. At nice 10 (until 28 November) a worker handing
  * back its answer woke the server's thread while it still held its port's lock (Node's
  * `MessagePort` wakes the receiver before it lets go): woken on the worker's core, the server's
- * thread took it, found the lock held and slept again; the worker, runnable but below it, then
- * waited behind one of V8's helpers for a whole time slice of the scheduler (EEVDF, 3 ms), with
- * the answer made. `perf sched` showed it on consanguinity's first request after a scrape: 3.2 and
- * 4.9 ms between the worker's answer and the server's thread reading it, for 0.25 ms of execution.
+ * thread took it, found the lock held and slept again; the worker, runnable again but at nice 10
+ * and just off the core, waited behind one of V8's helpers (nice 19) for the helper's whole time
+ * slice (EEVDF, 3 ms), with the answer made. `perf sched` showed it on consanguinity's first
+ * request after a scrape: 3.2 and 4.9 ms between the worker's answer and the server's thread
+ * reading it, for 0.25 ms of execution; such first requests took over 3 ms 11 times in 16 at
+ * nice 10, 4 in 16 at nice 0 (docs/decisions.md).
  */
 import { readdirSync, readFileSync, readlinkSync } from "node:fs"
 import { constants, setPriority } from "node:os"
